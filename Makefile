@@ -1,0 +1,328 @@
+# zerobox: one non-recursive Makefile (GNU make 4.2 or later).
+# 'make help' lists the targets and variables.
+
+O ?= build
+# One spelling per directory (build, ./build, build/ and $(CURDIR)/build
+# are the same build): relative inside the source tree, absolute outside.
+override O := $(patsubst $(CURDIR)/%,%,$(abspath $(O)))
+.DEFAULT_GOAL := all
+PREFIX ?= /usr/local
+LINKS ?= sym
+STATIC ?= 1
+
+ifeq ($(abspath $(O)),$(CURDIR))
+$(error O= must not be the source tree: generated files never go there)
+endif
+
+# The binary is ./zerobox for the default build directory and $(O)/zerobox
+# otherwise, so that several O= builds can live side by side.
+ifeq ($(abspath $(O)),$(CURDIR)/build)
+BIN := zerobox
+else
+BIN := $(O)/zerobox
+endif
+
+MAKEFLAGS += -r --no-print-directory
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+# ---- toolchain -------------------------------------------------------
+
+# musl-gcc when present (static musl binaries are the smallest), unless
+# CC= or CROSS_COMPILE= says otherwise.
+ifeq ($(origin CC),default)
+  ifneq ($(CROSS_COMPILE),)
+    CC := $(CROSS_COMPILE)gcc
+  else ifneq ($(shell command -v musl-gcc 2>/dev/null),)
+    CC := musl-gcc
+  else
+    CC := cc
+  endif
+endif
+STRIP ?= $(CROSS_COMPILE)strip
+
+# Size first.  -ffunction-sections/-fdata-sections with --gc-sections drop
+# every function and table that no enabled applet reaches, so all sources
+# are compiled whatever the configuration.  No unwind tables: nothing
+# here throws or unwinds, and .eh_frame is several percent of the binary.
+# 64-bit off_t everywhere: 32-bit glibc targets default to 32 bits.
+ZB_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Os -Wall -Wextra \
+	-ffunction-sections -fdata-sections \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+# -z noseparate-code: no page-aligned padding around .text (about 8 KiB).
+ZB_LDFLAGS := -Wl,--gc-sections -Wl,-z,noseparate-code
+ifneq ($(STATIC),0)
+  # A static non-PIE binary: PIE code is larger and buys nothing here.
+  # -z norelro: RELRO pads the file to a page boundary before .data
+  # (about 3 KiB), and musl applies no RELRO in static binaries anyway.
+  # -z common-page-size=64: otherwise ld may pad the file up to 4 KiB to
+  # start the data segment on a page boundary (to save a page of address
+  # space), which also makes size costs jump in page steps.
+  ZB_CFLAGS += -fno-pie
+  ZB_LDFLAGS += -static -Wl,-z,norelro -Wl,-z,common-page-size=64
+endif
+
+# Debian's musl-gcc sees musl's headers only.  Give it the kernel's UAPI
+# headers (linux/, asm/, asm-generic/ from linux-libc-dev), which do not
+# depend on the C library, and nothing else from /usr/include.
+ifeq ($(notdir $(CC)),musl-gcc)
+  KERNEL_INCLUDE := $(O)/kernel-include
+  ZB_CFLAGS += -idirafter $(KERNEL_INCLUDE)
+endif
+
+ALL_CFLAGS = $(ZB_CFLAGS) -I$(O)/include -Ilibbb $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_LDFLAGS = $(ZB_LDFLAGS) $(LDFLAGS) $(EXTRA_LDFLAGS)
+
+# Quiet "  CC file" lines, none at all with make -s, commands with V=1.
+ifeq ($(V),1)
+  Q :=
+  msg :=
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+  Q := @
+  msg :=
+else
+  Q := @
+  msg = @printf '  %-7s %s\n' '$(1)' '$(2)'
+endif
+
+# ---- sources and generated files -------------------------------------
+
+LIBBB_SRCS := $(sort $(wildcard libbb/*.c))
+APPLET_SRCS := $(shell find applets -name '*.c' ! -name '.*' | LC_ALL=C sort)
+APPLET_DIRS := $(shell find applets -type d)
+UNIT_SRCS := $(sort $(wildcard testsuite/unit/test_*.c))
+
+LIBBB_OBJS := $(LIBBB_SRCS:%.c=$(O)/%.o)
+APPLET_OBJS := $(APPLET_SRCS:%.c=$(O)/%.o)
+UNIT_OBJS := $(UNIT_SRCS:%.c=$(O)/%.o)
+UNIT_BINS := $(UNIT_SRCS:testsuite/unit/%.c=$(O)/unit/%)
+OBJS := $(LIBBB_OBJS) $(APPLET_OBJS)
+
+AUTOCONF := $(O)/include/autoconf.h
+GEN_APPLETS := $(O)/Config.applets.in $(O)/include/applet_tables.h \
+	$(O)/applets.list
+KCONFIG_FILES := Config.in libbb/Config.in $(O)/Config.applets.in
+DEFCONFIGS := $(notdir $(wildcard config/*defconfig))
+
+# Everything 'make clean' removes from $(O) (it keeps .config*).
+CLEAN_FILES := libbb applets testsuite include unit sizes checkdefconfig \
+	kernel-include \
+	Config.applets.in applets.list defconfig zerobox \
+	.stamp-applets .stamp-autoconf .cflags .ldflags
+
+# The compiler, flags and object list of the build, recorded in files that
+# change only when their content does, so that changing any of them (make
+# CC=clang, a deleted source) rebuilds what it affects.  They are updated
+# here, before make looks at any time, unless no goal builds anything.
+CFLAGS_ID = $(CC) $(ALL_CFLAGS)
+LDFLAGS_ID = $(CC) $(ALL_LDFLAGS) $(OBJS)
+CONFIG_GOALS := menuconfig oldconfig olddefconfig allnoconfig allyesconfig \
+	alldefconfig savedefconfig $(DEFCONFIGS)
+NOBUILD_GOALS := clean distclean help uninstall checkdefconfig $(CONFIG_GOALS)
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+  $(shell mkdir -p $(O))
+  ifneq ($(file <$(O)/.cflags),$(CFLAGS_ID))
+    $(file >$(O)/.cflags,$(CFLAGS_ID))
+  endif
+  ifneq ($(file <$(O)/.ldflags),$(LDFLAGS_ID))
+    $(file >$(O)/.ldflags,$(LDFLAGS_ID))
+  endif
+endif
+# (Again if 'make clean all' removed them meanwhile.)
+$(O)/.cflags:
+	$(shell mkdir -p $(@D))$(file >$@,$(CFLAGS_ID))
+$(O)/.ldflags:
+	$(shell mkdir -p $(@D))$(file >$@,$(LDFLAGS_ID))
+
+# 'make clean all', 'make tiny_defconfig all': one goal after the other,
+# even with -j.
+ifneq ($(filter clean distclean $(CONFIG_GOALS),$(MAKECMDGOALS)),)
+  ifneq ($(filter-out clean distclean $(CONFIG_GOALS),$(MAKECMDGOALS)),)
+    .NOTPARALLEL:
+  endif
+endif
+
+# ---- build -----------------------------------------------------------
+
+.PHONY: all
+all: $(BIN)
+
+$(BIN): $(OBJS) $(O)/.ldflags
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(O)/%.o: %.c $(AUTOCONF) $(O)/.cflags | $(KERNEL_INCLUDE)
+	$(call msg,CC,$<)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/applets/zerobox.o: $(O)/include/applet_tables.h
+
+$(KERNEL_INCLUDE):
+	@mkdir -p $@
+	$(Q)ln -sfn /usr/include/linux $@/linux
+	$(Q)ln -sfn /usr/include/asm-generic $@/asm-generic
+	$(Q)m=$$($(CC) -print-multiarch 2>/dev/null); \
+	if [ -n "$$m" ] && [ -d "/usr/include/$$m/asm" ]; then \
+		ln -sfn "/usr/include/$$m/asm" $@/asm; \
+	else \
+		ln -sfn /usr/include/asm $@/asm; \
+	fi
+
+-include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
+
+# Generated files are written only when their content changes; the stamps
+# remember that the generator ran.  The empty recipes make make look at
+# the real files' times again, so an unchanged header rebuilds nothing.
+$(O)/.stamp-applets: $(APPLET_SRCS) $(APPLET_DIRS) scripts/gen_applets.sh
+	$(call msg,GEN,$(O)/include/applet_tables.h)
+	$(Q)$(SHELL) scripts/gen_applets.sh $(O) $(APPLET_SRCS)
+	@touch $@
+$(GEN_APPLETS): $(O)/.stamp-applets ;
+
+$(O)/.stamp-autoconf: $(O)/.config $(KCONFIG_FILES) scripts/gen_autoconf.sh
+	$(call msg,GEN,$(AUTOCONF))
+	@mkdir -p $(O)/include
+	$(Q)$(SHELL) scripts/gen_autoconf.sh $(O)/.config $(AUTOCONF) $(KCONFIG_FILES)
+	@touch $@
+$(AUTOCONF): $(O)/.stamp-autoconf ;
+
+# Every rule that writes .config records the Kconfig symbols it knew of
+# (see scripts/gen_autoconf.sh).
+snapshot = $(SHELL) scripts/gen_autoconf.sh --snapshot $(O)/.config $(KCONFIG_FILES)
+
+# No .config yet: start from the full default one.
+$(O)/.config: | $(O)/Config.applets.in
+	$(call msg,CP,config/defconfig -> $@)
+	$(Q)cp config/defconfig $@
+	$(Q)$(snapshot)
+
+# ---- unit tests ------------------------------------------------------
+
+.PHONY: unit
+unit: $(UNIT_BINS)
+
+# Each testsuite/unit/test_*.c has its own main and links with libbb only.
+# (Its object is kept: it is an intermediate file of a pattern chain.)
+.SECONDARY: $(UNIT_OBJS)
+$(O)/unit/%: $(O)/testsuite/unit/%.o $(LIBBB_OBJS) $(O)/.ldflags
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBBB_OBJS) $(LDLIBS)
+
+# ---- configuration ---------------------------------------------------
+
+KCONFIG_ENV = srctree='$(CURDIR)' ZB_BUILD_DIR='$(abspath $(O))' \
+	KCONFIG_CONFIG='$(abspath $(O))/.config'
+ifdef KCONFIG_ALLCONFIG
+  # The front-end runs in $(O): make a file name absolute.
+  KCONFIG_ENV += KCONFIG_ALLCONFIG='$(if $(wildcard $(KCONFIG_ALLCONFIG)),$(abspath $(KCONFIG_ALLCONFIG)),$(KCONFIG_ALLCONFIG))'
+endif
+
+.PHONY: menuconfig oldconfig olddefconfig allnoconfig allyesconfig alldefconfig \
+	savedefconfig checkdefconfig $(DEFCONFIGS)
+menuconfig oldconfig olddefconfig: $(O)/.config $(O)/Config.applets.in
+	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
+	$(Q)$(snapshot)
+
+allnoconfig allyesconfig alldefconfig: $(O)/Config.applets.in
+	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
+	$(Q)$(snapshot)
+
+savedefconfig: $(O)/.config $(O)/Config.applets.in
+	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@ '$(abspath $(O))/defconfig'
+	@echo "minimal configuration written to $(O)/defconfig"
+
+# make defconfig, make tiny_defconfig, ...: copy config/NAME to .config.
+$(DEFCONFIGS): %: config/% | $(O)/Config.applets.in
+	$(call msg,CP,$< -> $(O)/.config)
+	$(Q)cp $< $(O)/.config
+	$(Q)$(snapshot)
+
+checkdefconfig: $(O)/Config.applets.in
+	$(Q)srctree='$(CURDIR)' $(SHELL) scripts/checkdefconfig.sh '$(abspath $(O))'
+
+# ---- install ---------------------------------------------------------
+
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+
+.PHONY: install install-strip uninstall
+install: $(BIN) $(O)/applets.list $(O)/.config
+	$(Q)$(SHELL) scripts/install.sh install '$(BIN)' '$(BINDIR)' '$(LINKS)' \
+		$(O)/applets.list $(O)/.config
+
+# The same, with the installed copy stripped (the build's stays as it is).
+install-strip: $(BIN) $(O)/applets.list $(O)/.config
+	$(Q)INSTALL_STRIP='$(STRIP)' $(SHELL) scripts/install.sh install '$(BIN)' \
+		'$(BINDIR)' '$(LINKS)' $(O)/applets.list $(O)/.config
+
+uninstall: $(O)/applets.list $(O)/.config
+	$(Q)$(SHELL) scripts/install.sh uninstall '$(BIN)' '$(BINDIR)' '$(LINKS)' \
+		$(O)/applets.list $(O)/.config
+
+# ---- checks and reports ----------------------------------------------
+
+.PHONY: check sizes bench
+check: $(BIN) unit
+	@if [ ! -f testsuite/runtest ]; then \
+		echo "testsuite/runtest not found" >&2; exit 1; fi
+	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(O))/.config' \
+		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
+		TEST_HOST='$(TEST_HOST)' $(SHELL) testsuite/runtest $(TESTS)
+
+# The variant builds get the same toolchain and flags.
+sizes: $(BIN)
+	$(Q)CC='$(CC)' STRIP='$(STRIP)' STATIC='$(STATIC)' \
+		CROSS_COMPILE='$(CROSS_COMPILE)' CFLAGS='$(CFLAGS)' \
+		LDFLAGS='$(LDFLAGS)' EXTRA_CFLAGS='$(EXTRA_CFLAGS)' \
+		EXTRA_LDFLAGS='$(EXTRA_LDFLAGS)' MAKE='$(MAKE)' \
+		srctree='$(CURDIR)' $(SHELL) scripts/sizes.sh '$(BIN)' '$(O)'
+
+bench: $(BIN)
+	@if [ ! -f scripts/bench.sh ]; then \
+		echo "scripts/bench.sh not found" >&2; exit 1; fi
+	$(Q)ZEROBOX='$(abspath $(BIN))' $(SHELL) scripts/bench.sh
+
+# ---- cleaning --------------------------------------------------------
+
+.PHONY: clean distclean
+clean:
+	$(call msg,CLEAN,$(O))
+	$(Q)rm -rf $(addprefix $(O)/,$(CLEAN_FILES)) $(BIN)
+
+distclean: clean
+	$(Q)rm -f $(O)/.config $(O)/.config.old $(O)/.config.symbols
+	@rmdir $(O) 2>/dev/null || true
+
+# ---- help ------------------------------------------------------------
+
+.PHONY: help
+help:
+	@echo 'Build:'
+	@echo '  all (default)   build $(BIN) (from $(O)/.config; config/defconfig if none)'
+	@echo '  unit            build the libbb unit tests into $(O)/unit/'
+	@echo '  check           build, then run testsuite/runtest'
+	@echo '  sizes           stripped size, and the cost of every applet and feature'
+	@echo '  bench           run scripts/bench.sh'
+	@echo '  install         binary and applet links into $$(DESTDIR)$$(PREFIX)/bin'
+	@echo '  install-strip   the same, with the installed binary stripped'
+	@echo '  uninstall       remove what install put there'
+	@echo '  clean           remove the build products (keeps $(O)/.config)'
+	@echo '  distclean       clean, and remove $(O)/.config'
+	@echo 'Configuration (kconfig-frontends or python3-kconfiglib):'
+	@echo '  menuconfig oldconfig olddefconfig allnoconfig allyesconfig alldefconfig'
+	@echo '  savedefconfig   write a minimal configuration to $(O)/defconfig'
+	@echo '  checkdefconfig  check config/*defconfig against the Kconfig files'
+	@echo '  $(DEFCONFIGS)'
+	@echo '                  copy config/NAME to $(O)/.config'
+	@echo 'Variables:'
+	@echo '  O=DIR           build directory (default build; binary ./zerobox,'
+	@echo '                  else DIR/zerobox)'
+	@echo '  CC= CROSS_COMPILE= STRIP= CFLAGS= LDFLAGS= EXTRA_CFLAGS= EXTRA_LDFLAGS='
+	@echo '  STATIC=0        link dynamically (e.g. for sanitizer builds)'
+	@echo '  V=1             show the commands'
+	@echo '  DESTDIR= PREFIX=  install root and prefix (default /usr/local)'
+	@echo '  LINKS=hard      hard links instead of symlinks for install'
+	@echo '  KCONFIG_ALLCONFIG=FILE  preset symbols for allnoconfig/allyesconfig'
+	@echo '  EMU= TEST_HOST=1  passed to testsuite/runtest by check'
+	@echo '  TESTS="dd unit"   run only these testsuite/NAME.tests (check)'
