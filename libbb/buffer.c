@@ -1,0 +1,81 @@
+/*
+ * buffer.c - copy buffers made of fresh anonymous pages.
+ *
+ * mmap gives pages the kernel maps only when first touched, and nothing
+ * here touches them (no memset, no MAP_POPULATE): a 1 GiB buffer that
+ * receives 4 KiB costs one page of RSS.  Growing uses mremap, which moves
+ * page tables rather than bytes.  MAP_NORESERVE is left out on purpose,
+ * so that with overcommit off an impossible size fails here, up front,
+ * instead of as a SIGBUS later.
+ */
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "libbb.h"
+
+size_t page_round_up(uint64_t n)
+{
+	uint64_t mask = (uint64_t)getpagesize() - 1;
+
+	if (n == 0)
+		n = 1;
+	if (n > SIZE_MAX - mask)
+		return 0;
+	return (size_t)((n + mask) & ~mask);
+}
+
+int lazy_buffer_alloc(struct lazy_buffer *buf, uint64_t size)
+{
+	size_t cap = page_round_up(size);
+	void *p;
+
+	buf->data = NULL;
+	buf->capacity = 0;
+	if (!cap) {
+		errno = ENOMEM;
+		return -1;
+	}
+	p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	buf->data = p;
+	buf->capacity = cap;
+	return 0;
+}
+
+int lazy_buffer_grow(struct lazy_buffer *buf, uint64_t size)
+{
+	size_t cap;
+	void *p;
+
+	if (!buf->data)
+		return lazy_buffer_alloc(buf, size);
+	if (size <= buf->capacity)
+		return 0;
+	cap = page_round_up(size);
+	if (!cap) {
+		errno = ENOMEM;
+		return -1;
+	}
+	p = mremap(buf->data, buf->capacity, cap, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED) {
+		/* Linux says EINVAL for a size past the address space; the
+		 * arguments are otherwise always valid here. */
+		if (errno == EINVAL)
+			errno = ENOMEM;
+		return -1;
+	}
+	buf->data = p;
+	buf->capacity = cap;
+	return 0;
+}
+
+void lazy_buffer_free(struct lazy_buffer *buf)
+{
+	if (buf->data)
+		munmap(buf->data, buf->capacity);
+	buf->data = NULL;
+	buf->capacity = 0;
+}

@@ -1,0 +1,317 @@
+/*
+ * libbb.h - the library every zerobox applet shares.
+ *
+ * Naming contract (every function below follows it):
+ *   x*        prints a message through the one message path and exits
+ *             with xfunc_error_retval (1 unless the applet changed it)
+ *             on failure.  It never returns an error.
+ *   safe_*    retries on EINTR.  Before each retry it calls
+ *             safe_eintr_hook (if set), so an applet can act on signals
+ *             whose handlers only set flags.  Any other error is returned.
+ *   full_*    loops until the whole request is done; see each one for
+ *             what it returns after partial progress.
+ *   bb_*      message and usage helpers.
+ *   anything else returns -1 (or NULL) and sets errno on failure.
+ *
+ * Messages: every diagnostic is "applet: message[: strerror]\n", built in
+ * memory and emitted with a single write(2) to stderr.  Formats are
+ * checked by the compiler as printf formats, but are rendered by a small
+ * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %ld
+ * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x), with optional '-'
+ * and '0' flags, a field width (digits or '*') and, for %s, a precision
+ * (no floating point: stdio's printf costs ~18 KiB in a static musl
+ * binary).  Error texts are glibc's wording (bb_strerror), as GNU prints.
+ *
+ * Exit codes: EXIT_SUCCESS (0) for success, EXIT_FAILURE (1) for any
+ * error, 127 when the multicall entry finds no such applet.
+ */
+#ifndef ZEROBOX_LIBBB_H
+#define ZEROBOX_LIBBB_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <stdlib.h>
+
+#include "autoconf.h"
+
+#define BB_PRINTF(fmt_index, first_arg) \
+	__attribute__((format(printf, fmt_index, first_arg)))
+#define BB_NORETURN __attribute__((noreturn))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- applet identity (messages.c) ---------------------------------- */
+
+/* Name used as the prefix of every message; set by the multicall entry. */
+extern const char *applet_name;
+/* Exit status used by x* functions and *_and_die; default EXIT_FAILURE. */
+extern int xfunc_error_retval;
+
+/* ---- formatting and messages (format.c, messages.c) ---------------- */
+
+/* Render fmt into buf (always NUL-terminated when size > 0).  Returns the
+ * length the full result needs, like vsnprintf, so a caller can size a
+ * second attempt. */
+size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap);
+size_t bb_format(char *buf, size_t size, const char *fmt, ...) BB_PRINTF(3, 4);
+
+/* Format and write to fd with one write(2) (longer results are allocated;
+ * if that fails they are truncated).  Returns what full_write returns. */
+ssize_t bb_dprintf(int fd, const char *fmt, ...) BB_PRINTF(2, 3);
+
+/* "applet: message\n" on stderr. */
+void bb_error_msg(const char *fmt, ...) BB_PRINTF(1, 2);
+/* "applet: message: strerror(errno)\n" on stderr. */
+void bb_perror_msg(const char *fmt, ...) BB_PRINTF(1, 2);
+/* Same, with an explicit error number (0 means: no ": strerror" part). */
+void bb_errno_msg(int errnum, const char *fmt, ...) BB_PRINTF(2, 3);
+/* All of these leave errno as it was on entry. */
+void bb_verror_msg(int errnum, const char *fmt, va_list ap);
+BB_NORETURN void bb_error_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
+BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
+BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
+	BB_PRINTF(2, 3);
+/* "applet: message\nTry 'applet --help' for more information.\n" (two
+ * writes, as GNU), then exit(xfunc_error_retval), i.e. 1. */
+BB_NORETURN void bb_error_msg_and_usage(const char *fmt, ...) BB_PRINTF(1, 2);
+
+/* strerror() in glibc's words ("Input/output error", "Value too large
+ * for defined data type"), which musl words differently; others as
+ * strerror(). */
+const char *bb_strerror(int errnum);
+
+/* Print the applet's usage text (from its //usage: block) to stdout,
+ * adding a final newline if the text lacks one. */
+void bb_print_usage(void);
+/* Set by the multicall entry before the applet runs. */
+extern const char *applet_usage;
+
+/* ---- memory and files (xfuncs.c) ----------------------------------- */
+
+void *xmalloc(size_t size);
+void *xzalloc(size_t size);
+char *xstrdup(const char *s);
+/* open(2); on failure: "can't open 'path': strerror" and exit. */
+int xopen(const char *path, int flags, mode_t mode);
+
+/* ---- I/O (io.c) ---------------------------------------------------- */
+
+/* Called before every EINTR retry in safe_* and full_*; NULL = no hook. */
+extern void (*safe_eintr_hook)(void);
+
+ssize_t safe_read(int fd, void *buf, size_t count);
+ssize_t safe_write(int fd, const void *buf, size_t count);
+
+/* Read until count bytes or end of file.  Returns the number of bytes
+ * read (less than count only at end of file).  If a read fails before
+ * any byte arrived, returns -1 with errno set; if it fails after some
+ * bytes arrived, returns those bytes and the error is left for the next
+ * call to meet again. */
+ssize_t full_read(int fd, void *buf, size_t count);
+
+/* Write all count bytes.  Returns count on success.  On failure returns
+ * -1 if nothing was written, otherwise the number of bytes written
+ * (< count) with errno set to the error that stopped it.  A write that
+ * returns 0 is reported as ENOSPC. */
+ssize_t full_write(int fd, const void *buf, size_t count);
+
+/* Write a NUL-terminated string; returns what full_write returns. */
+ssize_t full_write_str(int fd, const char *s);
+
+/* ---- sizes (parse_size.c) ------------------------------------------ */
+
+/*
+ * One suffix letter.  With a power, the letter means 1024^power, and may
+ * be followed by "iB" (still 1024^power) or "B"/"D" (1000^power); the
+ * power may exceed 64 bits (Z Y R Q always overflow, except on 0).
+ * Without a power it means a plain multiplier (b = 512).
+ */
+struct size_suffix {
+	char letter;            /* '\0' terminates a table */
+	unsigned char power;    /* 0: use multiplier */
+	unsigned short multiplier;
+};
+
+/* GNU dd's suffixes: c w b, k K M G T P E Z Y R Q. */
+extern const struct size_suffix dd_size_suffixes[];
+
+enum parse_size_result {
+	PARSE_SIZE_OK = 0,
+	PARSE_SIZE_INVALID,     /* not a number */
+	PARSE_SIZE_OVERFLOW,    /* a number, but above max or past 2^64 */
+	PARSE_SIZE_TOO_SMALL,   /* a number, but below min */
+};
+
+/* Parse "N[suffix]" or a product "N[suffix]xN[suffix]x..." of any length
+ * in constant stack, exactly as GNU dd 9.11 does (parse_size.c has the
+ * grammar: leading blanks and '+', "K" alone = 1024, "KB" = 1000, an
+ * extra trailing "B" as in "2B" or "1bB", a zero factor zeroes even an
+ * overflowing product).  Every multiplication is overflow-checked; the
+ * result must lie in [min, max] (PARSE_SIZE_OVERFLOW above max,
+ * PARSE_SIZE_TOO_SMALL below min).  On success stores it in *result. */
+enum parse_size_result parse_size(const char *str,
+				  const struct size_suffix *suffixes,
+				  uint64_t min, uint64_t max, uint64_t *result);
+
+/* How many times GNU dd prints "warning: '0x' is a zero multiplier; use
+ * '00x' if that is intended" for str: once per factor spelled "0x...".
+ * Meaningful when parse_size did not return PARSE_SIZE_INVALID. */
+unsigned parse_size_zero_x_count(const char *str);
+
+/* parse_size as GNU dd does it: first the zero-multiplier warnings (see
+ * above, even when the value is then out of range), then on failure die
+ * with "invalid number: 'str'" (quote_escaped; adding ": Value too large
+ * for defined data type" for PARSE_SIZE_OVERFLOW). */
+uint64_t xparse_size(const char *str, const struct size_suffix *suffixes,
+		     uint64_t min, uint64_t max);
+
+/* ---- lazily touched buffers (buffer.c) ----------------------------- */
+
+/*
+ * A copy buffer made of fresh anonymous pages (mmap).  Nothing in libbb
+ * ever writes to it: pages stay unmapped until a read lands in them, so
+ * peak RSS follows the bytes moved, not the size asked for.  It can grow
+ * with mremap(MREMAP_MAYMOVE), which moves page tables, never bytes.
+ */
+struct lazy_buffer {
+	unsigned char *data;    /* NULL until allocated */
+	size_t capacity;        /* bytes usable; a multiple of the page size */
+};
+
+/* Round n up to a whole number of pages (n == 0 gives one page).  Returns
+ * 0 if that overflows size_t. */
+size_t page_round_up(uint64_t n);
+
+/* Map a buffer able to hold at least size bytes.  Returns 0, or -1 with
+ * errno (ENOMEM) and the buffer left empty. */
+int lazy_buffer_alloc(struct lazy_buffer *buf, uint64_t size);
+/* Grow to hold at least size bytes, keeping the contents (an empty
+ * buffer is allocated; a big enough one is left alone).  Returns 0, or
+ * -1 with errno (ENOMEM) and the buffer unchanged. */
+int lazy_buffer_grow(struct lazy_buffer *buf, uint64_t size);
+void lazy_buffer_free(struct lazy_buffer *buf);
+
+/* ---- human-readable numbers (human.c) ------------------------------ */
+
+enum { HUMAN_BUF_SIZE = 32 };
+
+/*
+ * GNU's human_readable(amount, buf, autoscale | round-to-nearest | space
+ * before unit | SI | B [| base_1024], multiplier, divisor): the value shown
+ * is amount * multiplier / divisor (divisor >= 1), computed exactly as GNU
+ * does (integer arithmetic when multiplier/divisor or divisor/multiplier
+ * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; with
+ * binary set, "1.0 KiB", "100 MiB".  dd's summary:
+ *   bytes: human_readable(buf, bytes, 1, 1, 0 or 1)
+ *   rate:  human_readable(buf, bytes, 1000000000, elapsed_ns, 0), then
+ *          append "/s" (0 bytes in 139 us gives "0.0 kB", as GNU).
+ * buf must hold HUMAN_BUF_SIZE bytes.  Returns buf.
+ */
+char *human_readable(char *buf, uint64_t amount, uint64_t multiplier,
+		     uint64_t divisor, int binary);
+
+/* %g of a non-negative double (six significant digits, trailing zeros
+ * removed, exponent form below 1e-4 or at/above 1e6), exactly as glibc's
+ * printf gives it (also "inf", "nan").  buf must hold HUMAN_BUF_SIZE
+ * bytes.  Returns buf. */
+char *format_double_g(char *buf, double value);
+
+/* ---- quoting file names in messages (quote.c) --------------------- */
+
+/*
+ * Quote a name for a message the way GNU's shell-escape style does, so
+ * it can be pasted back into a shell: 'a b', "it's", 'tab'$'\t''x'.
+ * quote_always always adds quotes (GNU's quoteaf); quote_if_needed leaves
+ * names made only of safe characters bare (GNU's quotef).  The result is
+ * allocated (messages are rare and usually end the program).
+ */
+const char *quote_always(const char *name);
+const char *quote_if_needed(const char *name);
+/* GNU's quote(), used for operands ("invalid number: 'a\'b'"): always
+ * 'single quotes', with C escapes for \ ' and unprintable bytes. */
+const char *quote_escaped(const char *s);
+
+/* ---- zero-copy engine (copy_engine.c) ------------------------------ */
+
+/*
+ * How data moves from one descriptor to another.  copy_choose_path()
+ * picks, per (input, output) file type, the syscall that measured
+ * fastest on Linux (../shared/tools/README.md, 1 MiB chunks):
+ *   regular/block -> regular        copy_file_range (reflink on XFS/btrfs)
+ *   regular/block -> pipe           splice              5.6x read/write
+ *   regular/block -> /dev/null      sendfile            3x
+ *   pipe          -> pipe, /dev/null splice             2x
+ *   /dev/zero     -> pipe           vmsplice of a never-written buffer 7x
+ *   /dev/zero     -> regular, null  write of a never-written buffer
+ *                                   (no read of /dev/zero at all)
+ *   anything else                   read/write (pipe -> file gains
+ *                                   nothing from splice)
+ * Callers decide whether the copy is "plain" enough to use it.
+ */
+enum copy_path {
+	COPY_READ_WRITE,
+	COPY_FILE_RANGE,
+	COPY_SENDFILE,
+	COPY_SPLICE,
+	COPY_VMSPLICE_ZEROS,
+	COPY_WRITE_ZEROS,
+};
+
+struct stat;
+int is_dev_zero(const struct stat *st);
+int is_dev_null(const struct stat *st);
+enum copy_path copy_choose_path(const struct stat *in, const struct stat *out);
+
+/*
+ * One syscall of the chosen path, moving at most len bytes; zeros must
+ * point to len never-written bytes for the *_ZEROS paths.  Returns the
+ * bytes moved, 0 at end of input, or -1 with errno (EINTR included: the
+ * caller acts on signals and calls again).
+ */
+ssize_t copy_step(enum copy_path path, int in_fd, int out_fd,
+		  const void *zeros, size_t len);
+
+/* May a failed first copy_step fall back to read/write?  (EINVAL,
+ * EXDEV, EBADF, ENOSYS, EOPNOTSUPP, EPERM, ETXTBSY: the kernel or a
+ * seccomp filter refuses the path itself, not the data.) */
+int copy_error_allows_fallback(int err);
+
+/* Raise a pipe's capacity to at least size bytes (best effort), so one
+ * splice can move a whole block. */
+void pipe_raise_capacity(int fd, size_t size);
+
+/* ---- keeping the page cache clean (pagecache.c) ------------------- */
+
+/*
+ * Drop a file's pages from the page cache as a sequential copy moves
+ * through it, in windows aligned to file offsets (so 2 MiB folios are
+ * covered whole; a POSIX_FADV_DONTNEED range that covers a folio only
+ * in part leaves it cached).
+ *   reading: each window is dropped once it has been consumed;
+ *   writing: write-behind; writeback of each filled window is started
+ *            (sync_file_range WRITE), and the window before it is waited
+ *            for and dropped, so dirty pages never pile up.
+ * cache_dropper_finish syncs (when writing) and drops the whole file.
+ * Each call returns 0, or -1 with errno when posix_fadvise failed.
+ */
+enum { CACHE_WINDOW = 8 << 20 };
+
+struct cache_dropper {
+	int fd;
+	int writing;
+	uint64_t next_window;   /* start of the first window not yet passed */
+};
+
+void cache_dropper_init(struct cache_dropper *cd, int fd, int writing,
+			uint64_t offset);
+int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
+int cache_dropper_finish(struct cache_dropper *cd);
+
+/* ---- time (time.c) ------------------------------------------------- */
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t monotonic_ns(void);
+
+#endif

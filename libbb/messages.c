@@ -1,0 +1,220 @@
+/*
+ * messages.c - the one path every diagnostic takes.
+ *
+ * A message is built whole in memory, "applet: text[: strerror]\n", and
+ * leaves with a single write(2) to stderr, so lines from two processes
+ * sharing a terminal or a log never interleave.  Short messages use the
+ * stack; longer ones a heap buffer; if that allocation fails the message
+ * is cut short but still ends with a newline.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbb.h"
+
+const char *applet_name = "zerobox";
+const char *applet_usage;
+int xfunc_error_retval = EXIT_FAILURE;
+
+enum { MSG_STACK = 256 };
+
+/*
+ * GNU tools print glibc's wording for errno.  musl words some errors
+ * differently ("I/O error" for "Input/output error"); these are the
+ * ones a file-copying tool can meet.
+ */
+const char *bb_strerror(int errnum)
+{
+#ifndef __GLIBC__
+	static const struct {
+		int errnum;
+		const char *text;
+	} glibc_words[] = {
+		{ EIO, "Input/output error" },
+		{ ENOMEM, "Cannot allocate memory" },
+		{ EBUSY, "Device or resource busy" },
+		{ EXDEV, "Invalid cross-device link" },
+		{ EMFILE, "Too many open files" },
+		{ ENOTTY, "Inappropriate ioctl for device" },
+		{ ESPIPE, "Illegal seek" },
+		{ ERANGE, "Numerical result out of range" },
+		{ ENAMETOOLONG, "File name too long" },
+		{ ELOOP, "Too many levels of symbolic links" },
+		{ EOVERFLOW, "Value too large for defined data type" },
+		{ EOPNOTSUPP, "Operation not supported" },
+		{ ETIMEDOUT, "Connection timed out" },
+		{ EUCLEAN, "Structure needs cleaning" },
+		{ EDQUOT, "Disk quota exceeded" },
+		{ EILSEQ, "Invalid or incomplete multibyte or wide character" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(glibc_words); i++)
+		if (glibc_words[i].errnum == errnum)
+			return glibc_words[i].text;
+#endif
+	return strerror(errnum);
+}
+
+/* Copy s at pos; like bb_vformat, never past size - 1.  Returns the new
+ * position as if nothing had been cut. */
+static size_t put_str(char *buf, size_t size, size_t pos, const char *s)
+{
+	for (; *s; s++, pos++)
+		if (pos + 1 < size)
+			buf[pos] = *s;
+	return pos;
+}
+
+/* Build "applet: text[: strerror]\n" and return the length it needs. */
+static size_t build_msg(char *buf, size_t size, int errnum, const char *fmt,
+			va_list ap)
+{
+	size_t n = put_str(buf, size, 0, applet_name);
+
+	n = put_str(buf, size, n, ": ");
+	n += bb_vformat(buf + (n < size ? n : size),
+			n < size ? size - n : 0, fmt, ap);
+	if (errnum) {
+		n = put_str(buf, size, n, ": ");
+		n = put_str(buf, size, n, bb_strerror(errnum));
+	}
+	return put_str(buf, size, n, "\n");
+}
+
+void bb_verror_msg(int errnum, const char *fmt, va_list ap)
+{
+	int saved_errno = errno;
+	char stack[MSG_STACK];
+	char *buf = stack;
+	size_t n;
+	va_list again;
+
+	va_copy(again, ap);
+	n = build_msg(stack, sizeof(stack), errnum, fmt, ap);
+	if (n >= sizeof(stack)) {
+		buf = malloc(n + 1);
+		if (buf) {
+			build_msg(buf, n + 1, errnum, fmt, again);
+		} else {
+			buf = stack;
+			n = sizeof(stack) - 1;
+			stack[n - 1] = '\n';
+		}
+	}
+	va_end(again);
+	full_write(STDERR_FILENO, buf, n);
+	if (buf != stack)
+		free(buf);
+	errno = saved_errno;
+}
+
+void bb_error_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(0, fmt, ap);
+	va_end(ap);
+}
+
+void bb_perror_msg(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(e, fmt, ap);
+	va_end(ap);
+}
+
+void bb_errno_msg(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(errnum, fmt, ap);
+	va_end(ap);
+}
+
+void bb_error_msg_and_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(0, fmt, ap);
+	va_end(ap);
+	exit(xfunc_error_retval);
+}
+
+void bb_perror_msg_and_die(const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(e, fmt, ap);
+	va_end(ap);
+	exit(xfunc_error_retval);
+}
+
+void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(errnum, fmt, ap);
+	va_end(ap);
+	exit(xfunc_error_retval);
+}
+
+void bb_error_msg_and_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bb_verror_msg(0, fmt, ap);
+	va_end(ap);
+	bb_dprintf(STDERR_FILENO, "Try '%s --help' for more information.\n",
+		   applet_name);
+	exit(xfunc_error_retval);
+}
+
+void bb_print_usage(void)
+{
+	const char *u = applet_usage ? applet_usage : "";
+	size_t n = strlen(u);
+
+	bb_dprintf(STDOUT_FILENO, "%s%s", u,
+		   n && u[n - 1] == '\n' ? "" : "\n");
+}
+
+ssize_t bb_dprintf(int fd, const char *fmt, ...)
+{
+	char stack[MSG_STACK];
+	char *buf = stack;
+	size_t n;
+	ssize_t r;
+	va_list ap;
+
+	va_start(ap, fmt);
+	n = bb_vformat(stack, sizeof(stack), fmt, ap);
+	va_end(ap);
+	if (n >= sizeof(stack)) {
+		buf = malloc(n + 1);
+		if (buf) {
+			va_start(ap, fmt);
+			bb_vformat(buf, n + 1, fmt, ap);
+			va_end(ap);
+		} else {
+			buf = stack;
+			n = sizeof(stack) - 1;
+		}
+	}
+	r = full_write(fd, buf, n);
+	if (buf != stack)
+		free(buf);
+	return r;
+}

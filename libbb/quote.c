@@ -1,0 +1,150 @@
+/*
+ * quote.c - quote strings for messages the way GNU coreutils does in the
+ * C locale (zerobox always behaves like the C locale):
+ *
+ *   quote_escaped    GNU quote():   'text' with C escapes: 'a\'b', 'a\nb',
+ *                    '\303'
+ *   quote_always     GNU quoteaf(): always quoted for a shell: 'a b',
+ *                    'a'$'\n''b', and "a'b" when a plain double-quoted
+ *                    form is safe for both C and the shell
+ *   quote_if_needed  GNU quotef():  as quote_always, but bare when the
+ *                    text needs no quoting at all (f.txt; a ':' needs it)
+ *
+ * Each returns a string from xmalloc.
+ */
+#include <string.h>
+
+#include "libbb.h"
+
+enum style { LOCALE, SHELL_ALWAYS, C_DOUBLE };
+
+static int printable(unsigned char c)
+{
+	return c >= ' ' && c < 0x7f;
+}
+
+static const char c_escapes[] = "\aa\bb\ff\nn\rr\tt\vv";
+
+/* A character that means nothing to a shell, in or out of quotes, and
+ * needs no escape in C double quotes either. */
+static int shell_and_c_plain(const char *s, size_t i)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if ((c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+		return 1;
+	if (c == '{' || c == '}')
+		return s[1] == '\0';            /* only when alone */
+	if (c == '#' || c == '~')
+		return i == 0;                  /* only when first */
+	return c && strchr("%+,-./:@]_' ", c) != NULL;
+}
+
+/* Does a shell need the text quoted at all? */
+static int shell_needs_quotes(const char *s)
+{
+	size_t i;
+
+	if (!*s)
+		return 1;
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+		/* ':' too: GNU's quotef() also quotes colons, so that
+		 * "name: message" stays unambiguous */
+		if (!printable(c) || strchr("\\?!\"$&()*;<=>[^`|': ", c))
+			return 1;
+		if ((c == '#' || c == '~') && i == 0)
+			return 1;
+		if ((c == '{' || c == '}') && !s[1])
+			return 1;
+	}
+	return 0;
+}
+
+/* Render s in a style into out (NULL: just measure).  Returns length. */
+static size_t render(char *out, const char *s, enum style style)
+{
+	size_t n = 0;
+	int in_dollar = 0;      /* inside a shell $'...' */
+	char q = style == C_DOUBLE ? '"' : '\'';
+
+#define PUT(ch) do { if (out) out[n] = (ch); n++; } while (0)
+	PUT(q);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *e = NULL;
+
+		if (!printable(c) || (style == LOCALE && (c == '\\' || c == '\'')))
+			e = strchr(c_escapes, c);
+		if (style == SHELL_ALWAYS && c == '\'') {
+			PUT('\'');
+			PUT('\\');
+			PUT('\'');
+			PUT('\'');
+			in_dollar = 0;
+			continue;
+		}
+		if (e || !printable(c) ||
+		    (style == LOCALE && (c == '\\' || c == '\''))) {
+			if (style == SHELL_ALWAYS && !in_dollar) {
+				PUT('\'');
+				PUT('$');
+				PUT('\'');
+				in_dollar = 1;
+			}
+			PUT('\\');
+			if (e && c)
+				PUT(e[1]);
+			else if (printable(c))
+				PUT((char)c);
+			else {
+				PUT((char)('0' + (c >> 6)));
+				PUT((char)('0' + ((c >> 3) & 7)));
+				PUT((char)('0' + (c & 7)));
+			}
+			continue;
+		}
+		if (in_dollar) {
+			PUT('\'');
+			PUT('\'');
+			in_dollar = 0;
+		}
+		PUT((char)c);
+	}
+	PUT(q);
+	PUT('\0');
+#undef PUT
+	return n;
+}
+
+static char *quote_style(const char *s, enum style style)
+{
+	char *out = xmalloc(render(NULL, s, style));
+
+	render(out, s, style);
+	return out;
+}
+
+const char *quote_escaped(const char *s)
+{
+	return quote_style(s, LOCALE);
+}
+
+const char *quote_always(const char *s)
+{
+	size_t i;
+
+	/* GNU prefers "it's" to 'it'\''s' when that is safe everywhere. */
+	if (strchr(s, '\'')) {
+		for (i = 0; s[i] && shell_and_c_plain(s, i); i++)
+			continue;
+		if (!s[i])
+			return quote_style(s, C_DOUBLE);
+	}
+	return quote_style(s, SHELL_ALWAYS);
+}
+
+const char *quote_if_needed(const char *s)
+{
+	return shell_needs_quotes(s) ? quote_always(s) : xstrdup(s);
+}

@@ -1,0 +1,245 @@
+/*
+ * test_io.c - safe_* retry EINTR (calling the hook), full_* loop, and
+ * what each returns after partial progress.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "unit.h"
+
+enum { BIG = 4 << 20 };
+
+static unsigned char pattern(size_t i)
+{
+	return (unsigned char)(i * 131 + (i >> 13));
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		continue;
+}
+
+/* full_write of 4 MiB through a pipe to a child reading small pieces. */
+static void test_full_write_pipe(void)
+{
+	int p[2], status;
+	unsigned char *buf = malloc(BIG);
+	size_t i;
+	pid_t pid;
+
+	unit_begin("full_write to a pipe");
+	for (i = 0; i < BIG; i++)
+		buf[i] = pattern(i);
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		unsigned char piece[1000];
+		size_t got = 0;
+		ssize_t n;
+
+		close(p[1]);
+		while ((n = read(p[0], piece, sizeof(piece))) > 0) {
+			for (i = 0; i < (size_t)n; i++)
+				if (piece[i] != pattern(got + i))
+					_exit(2);
+			got += (size_t)n;
+		}
+		_exit(got == BIG ? 0 : 3);
+	}
+	close(p[0]);
+	CHECK(full_write(p[1], buf, BIG) == BIG);
+	CHECK(full_write(p[1], buf, 0) == 0);
+	close(p[1]);
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	free(buf);
+	unit_end();
+}
+
+static void test_full_write_errors(void)
+{
+	int p[2], fd;
+	char *buf = calloc(1, 256 << 10);
+	ssize_t n;
+
+	unit_begin("full_write partial progress and errors");
+	/* A non-blocking pipe nobody reads: it takes what fits, then
+	 * EAGAIN; full_write reports the bytes written and the error. */
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	errno = 0;
+	n = full_write(p[1], buf, 256 << 10);
+	CHECK(n > 0 && n < (256 << 10));
+	CHECK(errno == EAGAIN);
+	/* Now full: nothing written at all gives -1. */
+	errno = 0;
+	CHECK(full_write(p[1], buf, 100) == -1);
+	CHECK(errno == EAGAIN);
+	close(p[0]);
+	/* No reader: EPIPE (SIGPIPE is ignored). */
+	errno = 0;
+	CHECK(full_write(p[1], buf, 10) == -1);
+	CHECK(errno == EPIPE);
+	close(p[1]);
+
+	fd = open("/dev/full", O_WRONLY);
+	if (fd >= 0) {
+		errno = 0;
+		CHECK(full_write(fd, buf, 10) == -1);
+		CHECK(errno == ENOSPC);
+		close(fd);
+	}
+	CHECK(full_write(-1, buf, 1) == -1 && errno == EBADF);
+	free(buf);
+	unit_end();
+}
+
+static void test_full_read(void)
+{
+	int p[2], status;
+	unsigned char buf[3000];
+	size_t i;
+	pid_t pid;
+	int bad = 0;
+
+	unit_begin("full_read");
+	/* A writer that dribbles 2500 bytes in pieces, then closes. */
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		unsigned char piece[100];
+		close(p[0]);
+		for (i = 0; i < 2500; i++) {
+			piece[i % 100] = pattern(i);
+			if (i % 100 == 99) {
+				if (write(p[1], piece, 100) != 100)
+					_exit(1);
+				if (i % 1000 == 999)
+					sleep_ms(5);
+			}
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	CHECK(full_read(p[0], buf, 1000) == 1000);
+	CHECK(full_read(p[0], buf + 1000, 2000) == 1500);  /* EOF */
+	for (i = 0; i < 2500; i++)
+		bad += buf[i] != pattern(i);
+	CHECK(bad == 0);
+	CHECK(full_read(p[0], buf, 10) == 0);
+	close(p[0]);
+	waitpid(pid, &status, 0);
+
+	/* An error after some bytes: those bytes now, the error next. */
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+	fcntl(p[0], F_SETFL, O_NONBLOCK);
+	CHECK(write(p[1], "0123456789", 10) == 10);
+	errno = 0;
+	CHECK(full_read(p[0], buf, sizeof(buf)) == 10);
+	errno = 0;
+	CHECK(full_read(p[0], buf, sizeof(buf)) == -1);
+	CHECK(errno == EAGAIN);
+	close(p[0]);
+	close(p[1]);
+	CHECK(full_read(-1, buf, 1) == -1 && errno == EBADF);
+	CHECK(full_read(0, buf, 0) == 0);
+	unit_end();
+}
+
+static volatile sig_atomic_t alarms;
+static int hook_calls;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static void count_hook(void)
+{
+	hook_calls++;
+}
+
+/* A read interrupted by signals (no SA_RESTART) is retried, and the hook
+ * runs before each retry. */
+static void test_eintr(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 10000 }, { 0, 10000 } };
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+	int p[2], status;
+	char buf[16];
+	pid_t pid;
+
+	unit_begin("safe_read/safe_write retry EINTR and call the hook");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;       /* no SA_RESTART */
+	sigaction(SIGALRM, &sa, NULL);
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		sleep_ms(150);
+		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
+	}
+	safe_eintr_hook = count_hook;
+	setitimer(ITIMER_REAL, &it, NULL);
+	CHECK(safe_read(p[0], buf, sizeof(buf)) == 4);
+	CHECK(memcmp(buf, "late", 4) == 0);
+
+	/* Fill the pipe so the next write blocks until the child drains. */
+	fcntl(p[1], F_SETFL, O_NONBLOCK);
+	while (write(p[1], buf, sizeof(buf)) > 0)
+		continue;
+	fcntl(p[1], F_SETFL, 0);
+	waitpid(pid, &status, 0);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char sink[65536];
+		close(p[1]);
+		sleep_ms(150);
+		while (read(p[0], sink, sizeof(sink)) > 0)
+			continue;
+		_exit(0);
+	}
+	hook_calls = 0;
+	CHECK(full_write(p[1], "x", 1) == 1);
+	setitimer(ITIMER_REAL, &off, NULL);
+	safe_eintr_hook = NULL;
+	close(p[1]);
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (hook_calls == 0)
+		unit_fail("hook not called on a blocked write");
+	CHECK(alarms > 0);
+	CHECK(full_write_str(-1, "abc") == -1);
+	unit_end();
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	test_full_write_pipe();
+	test_full_write_errors();
+	test_full_read();
+	test_eintr();
+	return unit_exit_status();
+}

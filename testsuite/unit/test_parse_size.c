@@ -1,0 +1,382 @@
+/*
+ * test_parse_size.c - GNU dd's number syntax (coreutils 9.11 rules).
+ * The expected values were checked against GNU dd 9.1 where 9.1 and 9.11
+ * agree (single factors); products follow 9.11.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "unit.h"
+
+#define OK PARSE_SIZE_OK
+#define INV PARSE_SIZE_INVALID
+#define OVF PARSE_SIZE_OVERFLOW
+#define SMALL PARSE_SIZE_TOO_SMALL
+#define IMAX ((uint64_t)INT64_MAX)
+#define K ((uint64_t)1024)
+#define KD ((uint64_t)1000)
+
+struct ps_case {
+	const char *str;
+	enum parse_size_result want;
+	uint64_t value;
+};
+
+static const char *result_name(enum parse_size_result r)
+{
+	switch (r) {
+	case OK: return "OK";
+	case INV: return "INVALID";
+	case OVF: return "OVERFLOW";
+	case SMALL: return "TOO_SMALL";
+	}
+	return "?";
+}
+
+/* Run cases against [min, max]. */
+static void run_cases(const struct ps_case *c, size_t n, uint64_t min,
+		      uint64_t max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = 12345;
+		enum parse_size_result r =
+			parse_size(c[i].str, dd_size_suffixes, min, max, &v);
+		if (r != c[i].want)
+			unit_fail("'%s': got %s, want %s", c[i].str,
+				  result_name(r), result_name(c[i].want));
+		else if (r == OK && v != c[i].value)
+			unit_fail("'%s': got %" PRIu64 ", want %" PRIu64,
+				  c[i].str, v, c[i].value);
+		else if (r != OK && v != 12345)
+			unit_fail("'%s': result written on failure", c[i].str);
+	}
+}
+
+#define RUN(cases, min, max) \
+	run_cases(cases, sizeof(cases) / sizeof(cases[0]), min, max)
+
+static const struct ps_case plain[] = {
+	{ "0", OK, 0 },
+	{ "1", OK, 1 },
+	{ "010", OK, 10 },
+	{ " 1", OK, 1 },
+	{ "\t\n\v\f\r 7", OK, 7 },
+	{ "+1", OK, 1 },
+	{ " +1", OK, 1 },
+	{ "9223372036854775807", OK, IMAX },
+	{ "18446744073709551615", OK, UINT64_MAX },
+	{ "00000000000000000000000000000042", OK, 42 },
+};
+
+static const struct ps_case suffixes[] = {
+	{ "1c", OK, 1 }, { "3w", OK, 6 }, { "2b", OK, 1024 },
+	{ "1B", OK, 1 }, { "2B", OK, 2 },
+	{ "1bB", OK, 512 }, { "1cB", OK, 1 }, { "1wB", OK, 2 },
+	{ "1k", OK, K }, { "1K", OK, K }, { "1kiB", OK, K }, { "1KiB", OK, K },
+	{ "1kB", OK, KD }, { "1KB", OK, KD }, { "1kD", OK, KD },
+	{ "1KD", OK, KD }, { "1KDB", OK, KD },
+	{ "1M", OK, K * K }, { "1MiB", OK, K * K }, { "1MB", OK, KD * KD },
+	{ "1MD", OK, KD * KD }, { "1MDB", OK, KD * KD },
+	{ "1G", OK, K * K * K }, { "1GiB", OK, K * K * K },
+	{ "1GB", OK, KD * KD * KD }, { "1GD", OK, KD * KD * KD },
+	{ "1T", OK, K * K * K * K }, { "1TiB", OK, K * K * K * K },
+	{ "1TB", OK, KD * KD * KD * KD }, { "1TD", OK, KD * KD * KD * KD },
+	{ "1P", OK, K * K * K * K * K }, { "1PiB", OK, K * K * K * K * K },
+	{ "1PB", OK, KD * KD * KD * KD * KD },
+	{ "1PD", OK, KD * KD * KD * KD * KD },
+	{ "1E", OK, K * K * K * K * K * K },
+	{ "1EiB", OK, K * K * K * K * K * K },
+	{ "1EB", OK, KD * KD * KD * KD * KD * KD },
+	{ "1ED", OK, KD * KD * KD * KD * KD * KD },
+	{ "7E", OK, 7 * K * K * K * K * K * K },
+	{ "9EB", OK, 9 * KD * KD * KD * KD * KD * KD },
+	/* a suffix letter alone counts one of it; GNU's xstrtoumax rule */
+	{ "K", OK, K }, { "k", OK, K }, { "KB", OK, KD }, { "kB", OK, KD },
+	{ "KiB", OK, K }, { "KD", OK, KD }, { "MB", OK, KD * KD },
+	{ "b", OK, 512 }, { "c", OK, 1 }, { "w", OK, 2 }, { "bB", OK, 512 },
+	{ "cB", OK, 1 },
+	/* zero times anything, even a too-large power, is zero */
+	{ "0Z", OK, 0 }, { "0Y", OK, 0 }, { "0R", OK, 0 }, { "0Q", OK, 0 },
+	{ "0QiB", OK, 0 }, { "0QB", OK, 0 },
+};
+
+static const struct ps_case products[] = {
+	{ "2x3", OK, 6 },
+	{ "1x2x3", OK, 6 },
+	{ "2Bx4B", OK, 8 },
+	{ "2bx3w", OK, 6144 },
+	{ "1x 2", OK, 2 },
+	{ "1x+2", OK, 2 },
+	{ "1xk", OK, K },
+	{ "kx2", OK, 2 * K },
+	{ "0x10", OK, 0 },
+	{ "00x10", OK, 0 },
+	{ "10x0", OK, 0 },
+	{ "0x0x1", OK, 0 },
+	{ "1KiBx1MB", OK, K * KD * KD },
+	{ "4294967296x2147483647", OK, (uint64_t)4294967296 * 2147483647 },
+	/* zero wins over overflow, as in GNU 9.11 */
+	{ "0x1Z", OK, 0 },
+	{ "1Zx0", OK, 0 },
+	{ "99999999999999999999x0", OK, 0 },
+	{ "0x99999999999999999999", OK, 0 },
+	{ "2x0x99999999999999999999", OK, 0 },
+	{ "0x99999999999999999999q", OK, 0 },
+	/* ... but not over an invalid factor */
+	{ "0x1q", INV, 0 },
+	{ "0xq", INV, 0 },
+	{ "1Zx", INV, 0 },
+};
+
+static const struct ps_case invalid[] = {
+	{ "", INV, 0 }, { " ", INV, 0 }, { "+", INV, 0 }, { "B", INV, 0 },
+	{ "1 ", INV, 0 }, { "1\t", INV, 0 }, { "-0", INV, 0 }, { "-1", INV, 0 },
+	{ " -1", INV, 0 }, { "+-1", INV, 0 }, { "++1", INV, 0 },
+	{ "1.5", INV, 0 }, { "1e3", INV, 0 }, { "0x", INV, 0 },
+	{ "x1", INV, 0 }, { "1x", INV, 0 }, { "1xx1", INV, 0 }, { "x", INV, 0 },
+	{ "1x-2", INV, 0 }, { "1BB", INV, 0 }, { "1kb", INV, 0 },
+	{ "1Ki", INV, 0 }, { "1iB", INV, 0 }, { "1kBB", INV, 0 },
+	{ "1KiBB", INV, 0 }, { "1bD", INV, 0 }, { "1biB", INV, 0 },
+	{ "1cD", INV, 0 }, { "1DB", INV, 0 }, { "1m", INV, 0 }, { "1g", INV, 0 },
+	{ "1t", INV, 0 }, { "1KiD", INV, 0 }, { "Mi", INV, 0 }, { " k", INV, 0 },
+	{ "+k", INV, 0 }, { "5q", INV, 0 }, { "1 x2", INV, 0 },
+	{ "8EBq", INV, 0 }, { "1bBq", INV, 0 }, { "1x2x", INV, 0 },
+	{ "2Bx4BB", INV, 0 }, { "1x2 ", INV, 0 }, { "1X2", INV, 0 },
+	{ "9223372036854775807q", INV, 0 },
+};
+
+static const struct ps_case overflow[] = {
+	{ "18446744073709551616", OVF, 0 },
+	{ "99999999999999999999", OVF, 0 },
+	{ "99999999999999999999B", OVF, 0 },
+	{ "16E", OVF, 0 },
+	{ "1Z", OVF, 0 }, { "1Y", OVF, 0 }, { "1R", OVF, 0 }, { "1Q", OVF, 0 },
+	{ "1ZB", OVF, 0 }, { "1ZiB", OVF, 0 }, { "Z", OVF, 0 },
+	{ "4294967297x4294967297", OVF, 0 },
+	{ "4294967296x4294967296", OVF, 0 },
+	{ "2x9223372036854775808", OVF, 0 },
+	{ "1x1x1x16E", OVF, 0 },
+	{ "16Ex1x1x1", OVF, 0 },
+	{ "1Zx1", OVF, 0 },
+	{ "2x99999999999999999999", OVF, 0 },
+	/* GNU 9.11: garbage after a value past INT64_MAX is an overflow */
+	{ "99999999999999999999q", OVF, 0 },
+	{ "9223372036854775808q", OVF, 0 },
+	{ "8Eq", OVF, 0 },
+	{ "Zq", OVF, 0 },
+	{ "2x99999999999999999999q", OVF, 0 },
+};
+
+static void test_plain(void)
+{
+	unit_begin("numerals");
+	RUN(plain, 0, UINT64_MAX);
+	unit_end();
+}
+
+static void test_suffixes(void)
+{
+	const struct size_suffix *s;
+	unsigned n = 0;
+
+	unit_begin("suffixes");
+	RUN(suffixes, 0, UINT64_MAX);
+	for (s = dd_size_suffixes; s->letter; s++)
+		n++;
+	CHECK(n == 14);
+	unit_end();
+}
+
+static void test_products(void)
+{
+	unit_begin("products");
+	RUN(products, 0, UINT64_MAX);
+	unit_end();
+}
+
+static void test_invalid(void)
+{
+	unit_begin("invalid");
+	RUN(invalid, 0, UINT64_MAX);
+	unit_end();
+}
+
+static void test_overflow(void)
+{
+	unit_begin("overflow");
+	RUN(overflow, 0, UINT64_MAX);
+	unit_end();
+}
+
+static void test_range(void)
+{
+	uint64_t v = 0;
+
+	unit_begin("min/max");
+	CHECK(parse_size("0", dd_size_suffixes, 1, 10, &v) == SMALL);
+	CHECK(parse_size("0x5", dd_size_suffixes, 1, 10, &v) == SMALL);
+	CHECK(parse_size("1", dd_size_suffixes, 1, 10, &v) == OK && v == 1);
+	CHECK(parse_size("10", dd_size_suffixes, 1, 10, &v) == OK && v == 10);
+	CHECK(parse_size("11", dd_size_suffixes, 1, 10, &v) == OVF);
+	CHECK(parse_size("5x2", dd_size_suffixes, 1, 10, &v) == OK && v == 10);
+	CHECK(parse_size("3x4", dd_size_suffixes, 1, 10, &v) == OVF);
+	CHECK(parse_size("9223372036854775807", dd_size_suffixes, 0, IMAX,
+			  &v) == OK && v == IMAX);
+	CHECK(parse_size("9223372036854775808", dd_size_suffixes, 0, IMAX,
+			  &v) == OVF);
+	CHECK(parse_size("8E", dd_size_suffixes, 0, IMAX, &v) == OVF);
+	CHECK(parse_size("8EB", dd_size_suffixes, 0, IMAX, &v) == OK &&
+	      v == 8000000000000000000u);
+	CHECK(parse_size("2x4611686018427387904", dd_size_suffixes, 0, IMAX,
+			  &v) == OVF);
+	CHECK(parse_size("18446744073709551615", dd_size_suffixes, 0,
+			  UINT64_MAX, &v) == OK && v == UINT64_MAX);
+	/* invalid beats out-of-range */
+	CHECK(parse_size("11q", dd_size_suffixes, 1, 10, &v) == INV);
+	unit_end();
+}
+
+/* 10,000 factors in constant stack: "1x1x...x1", and one that overflows
+ * at the very end. */
+static void test_long_chain(void)
+{
+	enum { FACTORS = 10000 };
+	char *s = malloc(FACTORS * 2 + 8);
+	uint64_t v = 0;
+	size_t i;
+
+	unit_begin("10000-factor chain");
+	for (i = 0; i < FACTORS; i++) {
+		s[2 * i] = '1';
+		s[2 * i + 1] = 'x';
+	}
+	s[2 * FACTORS - 1] = '\0';
+	CHECK(parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &v) == OK);
+	CHECK_U64(v, 1);
+	for (i = 0; i < 64; i++)
+		s[2 * i] = '2';
+	CHECK(parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &v) == OVF);
+	s[0] = '1';
+	CHECK(parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &v) == OK);
+	CHECK_U64(v, UINT64_C(1) << 63);
+	s[2 * FACTORS - 2] = '0';
+	s[0] = '2';
+	CHECK(parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &v) == OK);
+	CHECK_U64(v, 0);
+	s[2 * FACTORS - 2] = 'q';
+	CHECK(parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &v) == INV);
+	CHECK(parse_size_zero_x_count(s) == 0);
+	free(s);
+	unit_end();
+}
+
+static void test_zero_x_count(void)
+{
+	unit_begin("zero multiplier warnings");
+	CHECK(parse_size_zero_x_count("0x10") == 1);
+	CHECK(parse_size_zero_x_count("00x10") == 0);
+	CHECK(parse_size_zero_x_count("10") == 0);
+	CHECK(parse_size_zero_x_count("0") == 0);
+	CHECK(parse_size_zero_x_count("2x0x3") == 1);
+	CHECK(parse_size_zero_x_count("0x0x1") == 2);
+	CHECK(parse_size_zero_x_count(" 0x1") == 0);
+	CHECK(parse_size_zero_x_count("1x0") == 0);
+	unit_end();
+}
+
+/* Run xparse_size in a child; collect stderr and the exit status. */
+static int run_xparse(const char *str, uint64_t min, uint64_t max,
+		      char *err, size_t errsize, uint64_t *value)
+{
+	int fds[2], status;
+	ssize_t n, total = 0;
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		uint64_t v;
+		close(fds[0]);
+		dup2(fds[1], 1);
+		dup2(fds[1], 2);
+		v = xparse_size(str, dd_size_suffixes, min, max);
+		full_write(1, &v, sizeof(v));
+		_exit(0);
+	}
+	close(fds[1]);
+	while ((n = read(fds[0], err + total, errsize - 1 - (size_t)total)) > 0)
+		total += n;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	err[total] = '\0';
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    total >= (ssize_t)sizeof(*value)) {
+		memcpy(value, err + total - sizeof(*value), sizeof(*value));
+		err[total - sizeof(*value)] = '\0';
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static void test_xparse_size(void)
+{
+	char err[1024];
+	uint64_t v = 0;
+	const char *warn = "dd: warning: '0x' is a zero multiplier;"
+			   " use '00x' if that is intended\n";
+	char want[512];
+
+	unit_begin("xparse_size messages");
+	applet_name = "dd";
+	CHECK(run_xparse("12", 0, IMAX, err, sizeof(err), &v) == 0);
+	CHECK_U64(v, 12);
+	CHECK_STR(err, "");
+	CHECK(run_xparse("foo", 0, IMAX, err, sizeof(err), &v) == 1);
+	CHECK_STR(err, "dd: invalid number: 'foo'\n");
+	CHECK(run_xparse("0", 1, IMAX, err, sizeof(err), &v) == 1);
+	CHECK_STR(err, "dd: invalid number: '0'\n");
+	CHECK(run_xparse("1Z", 0, IMAX, err, sizeof(err), &v) == 1);
+	CHECK_STR(err, "dd: invalid number: '1Z': "
+		       "Value too large for defined data type\n");
+	CHECK(run_xparse("9223372036854775808", 0, IMAX, err, sizeof(err),
+			 &v) == 1);
+	CHECK_STR(err, "dd: invalid number: '9223372036854775808': "
+		       "Value too large for defined data type\n");
+	CHECK(run_xparse("a'b\\c\td\001\303\251", 0, IMAX, err, sizeof(err),
+			 &v) == 1);
+	CHECK_STR(err, "dd: invalid number: 'a\\'b\\\\c\\td\\001\\303\\251'\n");
+	/* the zero-multiplier warning, even before a range error */
+	v = 99;
+	CHECK(run_xparse("0x10", 0, IMAX, err, sizeof(err), &v) == 0);
+	CHECK_U64(v, 0);
+	CHECK_STR(err, warn);
+	CHECK(run_xparse("0x5", 1, IMAX, err, sizeof(err), &v) == 1);
+	snprintf(want, sizeof(want), "%sdd: invalid number: '0x5'\n", warn);
+	CHECK_STR(err, want);
+	CHECK(run_xparse("0x0x1", 0, IMAX, err, sizeof(err), &v) == 0);
+	snprintf(want, sizeof(want), "%s%s", warn, warn);
+	CHECK_STR(err, want);
+	CHECK(run_xparse("0x1q", 0, IMAX, err, sizeof(err), &v) == 1);
+	CHECK_STR(err, "dd: invalid number: '0x1q'\n");
+	unit_end();
+}
+
+int main(void)
+{
+	test_plain();
+	test_suffixes();
+	test_products();
+	test_invalid();
+	test_overflow();
+	test_range();
+	test_long_chain();
+	test_zero_x_count();
+	test_xparse_size();
+	return unit_exit_status();
+}
