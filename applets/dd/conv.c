@@ -1,0 +1,326 @@
+/*
+ * conv.c - the conversions that change bytes or record shape:
+ * ascii/ebcdic/ibm/lcase/ucase (one composed table), swab, block, unblock.
+ *
+ * Each record read goes through the same pipeline, in GNU's order:
+ *
+ *     (sync padding, done by copy.c)
+ *     -> translate through the table -> swab -> block | unblock | as is
+ *     -> stage_output()
+ *
+ * Everything but swab is compiled out without FEATURE_DD_CONV.
+ */
+#include <string.h>
+
+#include "dd.h"
+
+/*
+ * The translation steps, in the order GNU composes them.  conv_init()
+ * applies them in this order to build one 256-byte table, so each input
+ * byte costs a single lookup however many conversions are asked for.
+ */
+enum translate_step {
+	STEP_FROM_EBCDIC,   /* conv=ascii: EBCDIC -> ASCII */
+	STEP_CASE,          /* conv=lcase or conv=ucase, C locale */
+	STEP_TO_EBCDIC,     /* conv=ebcdic or conv=ibm: ASCII -> EBCDIC */
+	STEP_COUNT
+};
+_Static_assert(STEP_FROM_EBCDIC == 0, "conv=ascii inverts into the identity");
+
+/*
+ * ASCII -> EBCDIC as POSIX defines it for conv=ebcdic.  It is a
+ * permutation; conv=ascii uses its inverse, built at setup, and conv=ibm
+ * differs from it in only five places (ibm_changes), so one table serves
+ * all three.
+ */
+static const unsigned char ascii_to_ebcdic[256] = {
+	/* 0x00 */ 0x00, 0x01, 0x02, 0x03, 0x37, 0x2d, 0x2e, 0x2f,
+	/* 0x08 */ 0x16, 0x05, 0x25, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	/* 0x10 */ 0x10, 0x11, 0x12, 0x13, 0x3c, 0x3d, 0x32, 0x26,
+	/* 0x18 */ 0x18, 0x19, 0x3f, 0x27, 0x1c, 0x1d, 0x1e, 0x1f,
+	/* ' '  */ 0x40, 0x5a, 0x7f, 0x7b, 0x5b, 0x6c, 0x50, 0x7d,
+	/* '('  */ 0x4d, 0x5d, 0x5c, 0x4e, 0x6b, 0x60, 0x4b, 0x61,
+	/* '0'  */ 0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
+	/* '8'  */ 0xf8, 0xf9, 0x7a, 0x5e, 0x4c, 0x7e, 0x6e, 0x6f,
+	/* '@'  */ 0x7c, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
+	/* 'H'  */ 0xc8, 0xc9, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6,
+	/* 'P'  */ 0xd7, 0xd8, 0xd9, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6,
+	/* 'X'  */ 0xe7, 0xe8, 0xe9, 0xad, 0xe0, 0xbd, 0x9a, 0x6d,
+	/* '`'  */ 0x79, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87,
+	/* 'h'  */ 0x88, 0x89, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96,
+	/* 'p'  */ 0x97, 0x98, 0x99, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6,
+	/* 'x'  */ 0xa7, 0xa8, 0xa9, 0xc0, 0x4f, 0xd0, 0x5f, 0x07,
+	/* 0x80 */ 0x20, 0x21, 0x22, 0x23, 0x24, 0x15, 0x06, 0x17,
+	/* 0x88 */ 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x09, 0x0a, 0x1b,
+	/* 0x90 */ 0x30, 0x31, 0x1a, 0x33, 0x34, 0x35, 0x36, 0x08,
+	/* 0x98 */ 0x38, 0x39, 0x3a, 0x3b, 0x04, 0x14, 0x3e, 0xe1,
+	/* 0xa0 */ 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48,
+	/* 0xa8 */ 0x49, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57,
+	/* 0xb0 */ 0x58, 0x59, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
+	/* 0xb8 */ 0x68, 0x69, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75,
+	/* 0xc0 */ 0x76, 0x77, 0x78, 0x80, 0x8a, 0x8b, 0x8c, 0x8d,
+	/* 0xc8 */ 0x8e, 0x8f, 0x90, 0x6a, 0x9b, 0x9c, 0x9d, 0x9e,
+	/* 0xd0 */ 0x9f, 0xa0, 0xaa, 0xab, 0xac, 0x4a, 0xae, 0xaf,
+	/* 0xd8 */ 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7,
+	/* 0xe0 */ 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xa1, 0xbe, 0xbf,
+	/* 0xe8 */ 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xda, 0xdb,
+	/* 0xf0 */ 0xdc, 0xdd, 0xde, 0xdf, 0xea, 0xeb, 0xec, 0xed,
+	/* 0xf8 */ 0xee, 0xef, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
+};
+
+/* Where POSIX's ASCII -> IBM table (conv=ibm) differs from the above:
+ * { ASCII byte, IBM byte }.  The IBM table is not a permutation. */
+static const unsigned char ibm_changes[][2] = {
+	{ 0x5e, 0x5f },   /* '^' -> not sign */
+	{ 0x7e, 0xa1 },   /* '~' */
+	{ 0xcb, 0x9a },
+	{ 0xd5, 0xad },
+	{ 0xe5, 0xbd },
+};
+
+enum record_shape {
+	SHAPE_AS_IS,
+	SHAPE_BLOCK,      /* lines -> cbs-byte records */
+	SHAPE_UNBLOCK,    /* cbs-byte records -> lines */
+};
+
+/*
+ * State kept from one record to the next (a run has only one stream, so
+ * plain statics are enough).
+ */
+static struct {
+	unsigned char table[256];     /* the composed translation */
+	bool translate;               /* table is not the identity */
+	enum record_shape shape;
+	uint64_t cbs;
+	/* Padding and line end in the output character set: GNU translates
+	 * records before blocking them, so under ebcdic/ibm a line ends at
+	 * EBCDIC newline 0x25 and pads with EBCDIC space 0x40. */
+	unsigned char space, newline;
+	/* block: bytes of the current line so far, capped at cbs + 1 (past
+	 * cbs means "truncated, already counted").  unblock: bytes of the
+	 * current cbs-byte record; its newline is written only when a byte
+	 * of the next record arrives (or at the end). */
+	uint64_t column;
+	uint64_t held_spaces;         /* unblock: spaces not yet known to
+				       * be trailing */
+	unsigned char spaces[64];     /* source for runs of padding */
+} cv;
+
+/* swab, kept apart so that it is all that remains without
+ * FEATURE_DD_CONV. */
+static struct {
+	bool held;                    /* an odd byte waits for its pair */
+	unsigned char byte;
+} swab;
+
+static unsigned char change_case(unsigned char c, bool upper)
+{
+	if (upper ? (c >= 'a' && c <= 'z') : (c >= 'A' && c <= 'Z'))
+		return c ^ 0x20;
+	return c;
+}
+
+static void apply_step(enum translate_step step, unsigned conv)
+{
+	unsigned char *t = cv.table;
+
+	switch (step) {
+	case STEP_FROM_EBCDIC:
+		/* First step: t is still the identity, so writing the
+		 * inverse into it composes correctly. */
+		if (conv & CONV_ASCII)
+			for (unsigned c = 0; c < 256; c++)
+				t[ascii_to_ebcdic[c]] = (unsigned char)c;
+		break;
+	case STEP_CASE:
+		if (conv & (CONV_LCASE | CONV_UCASE))
+			for (unsigned c = 0; c < 256; c++)
+				t[c] = change_case(t[c], conv & CONV_UCASE);
+		break;
+	case STEP_TO_EBCDIC:
+		if (conv & (CONV_EBCDIC | CONV_IBM))
+			for (unsigned c = 0; c < 256; c++)
+				t[c] = ascii_to_ebcdic[t[c]];
+		/* Patching by index is right because no earlier step moved
+		 * these bytes: ascii cannot be combined with ibm, and the five
+		 * are not letters, so lcase/ucase leave them alone. */
+		if (conv & CONV_IBM)
+			for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
+				t[ibm_changes[i][0]] = ibm_changes[i][1];
+		break;
+	case STEP_COUNT:
+		break;
+	}
+}
+
+static void build_table(unsigned conv)
+{
+	for (unsigned c = 0; c < 256; c++)
+		cv.table[c] = (unsigned char)c;
+	for (enum translate_step s = 0; s < STEP_COUNT; s++)
+		apply_step(s, conv);
+	cv.translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
+			       CONV_LCASE | CONV_UCASE);
+}
+
+void conv_init(const struct dd_options *opt)
+{
+	unsigned conv = opt->conv;
+
+	if (!ENABLE_FEATURE_DD_CONV)
+		return;
+	build_table(conv);
+
+	/* block/unblock need cbs= (operands.c also drops them without). */
+	cv.cbs = opt->cbs;
+	if (cv.cbs && (conv & CONV_BLOCK))
+		cv.shape = SHAPE_BLOCK;
+	else if (cv.cbs && (conv & CONV_UNBLOCK))
+		cv.shape = SHAPE_UNBLOCK;
+
+	/* Not cv.table[' ']: after conv=ascii the stream is ASCII again. */
+	cv.space = ' ';
+	cv.newline = '\n';
+	if (conv & (CONV_EBCDIC | CONV_IBM)) {
+		cv.space = ascii_to_ebcdic[' '];
+		cv.newline = ascii_to_ebcdic['\n'];
+	}
+	if (cv.shape != SHAPE_AS_IS)
+		memset(cv.spaces, cv.space, sizeof(cv.spaces));
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static void output_spaces(struct dd_run *run, uint64_t n)
+{
+	while (n) {
+		size_t k = (size_t)min_u64(n, sizeof(cv.spaces));
+
+		stage_output(run, cv.spaces, k);
+		n -= k;
+	}
+}
+
+/* conv=block: each line becomes exactly cbs bytes, cut or space-padded;
+ * the newline itself is dropped.  Lines may span records. */
+static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
+{
+	while (n) {
+		const unsigned char *nl = memchr(p, cv.newline, n);
+		size_t part = nl ? (size_t)(nl - p) : n;
+		uint64_t room = cv.cbs - min_u64(cv.column, cv.cbs);
+
+		if (room)
+			stage_output(run, p, (size_t)min_u64(part, room));
+		if (part > room) {
+			/* Count a line once, when it first passes cbs. */
+			if (cv.column <= cv.cbs)
+				run->stats.truncated_records++;
+			cv.column = cv.cbs + 1;
+		} else {
+			cv.column += part;
+		}
+		if (!nl)
+			return;
+		output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
+		cv.column = 0;
+		p = nl + 1;
+		n -= part + 1;
+	}
+}
+
+/* conv=unblock: each cbs-byte record loses its trailing spaces and gains
+ * a newline.  Spaces are held back until a non-space shows they were
+ * not trailing, since a record may span reads. */
+static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
+{
+	while (n) {
+		if (cv.column == cv.cbs) {
+			stage_output(run, &cv.newline, 1);
+			cv.column = 0;
+			cv.held_spaces = 0;
+		}
+		size_t take = (size_t)min_u64(n, cv.cbs - cv.column);
+		size_t keep = take;
+
+		while (keep && p[keep - 1] == cv.space)
+			keep--;
+		if (keep) {
+			output_spaces(run, cv.held_spaces);
+			cv.held_spaces = 0;
+			stage_output(run, p, keep);
+		}
+		cv.held_spaces += take - keep;
+		cv.column += take;
+		p += take;
+		n -= take;
+	}
+}
+
+/* Hand translated, swabbed bytes to the record shaping step. */
+static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
+{
+	if (ENABLE_FEATURE_DD_CONV && cv.shape == SHAPE_BLOCK)
+		block_bytes(run, p, n);
+	else if (ENABLE_FEATURE_DD_CONV && cv.shape == SHAPE_UNBLOCK)
+		unblock_bytes(run, p, n);
+	else
+		stage_output(run, p, n);
+}
+
+/* conv=swab: swap byte pairs of the whole stream, as GNU does: an odd
+ * byte left at the end of a record pairs with the first of the next. */
+static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
+{
+	if (swab.held && n) {
+		unsigned char pair[2] = { p[0], swab.byte };
+
+		shape_bytes(run, pair, 2);
+		swab.held = false;
+		p++;
+		n--;
+	}
+	if (n & 1) {
+		swab.byte = p[--n];
+		swab.held = true;
+	}
+	for (size_t i = 0; i < n; i += 2) {
+		unsigned char c = p[i];
+
+		p[i] = p[i + 1];
+		p[i + 1] = c;
+	}
+	shape_bytes(run, p, n);
+}
+
+void conv_record(struct dd_run *run, unsigned char *buf, size_t len)
+{
+	if (ENABLE_FEATURE_DD_CONV && cv.translate)
+		for (size_t i = 0; i < len; i++)
+			buf[i] = cv.table[buf[i]];
+	if (run->opt->conv & CONV_SWAB)
+		swab_bytes(run, buf, len);
+	else
+		shape_bytes(run, buf, len);
+}
+
+void conv_finish(struct dd_run *run)
+{
+	if (swab.held) {
+		swab.held = false;
+		shape_bytes(run, &swab.byte, 1);
+	}
+	if (!ENABLE_FEATURE_DD_CONV)
+		return;
+	/* A last line without a newline is still padded to cbs. */
+	if (cv.shape == SHAPE_BLOCK && cv.column > 0)
+		output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
+	/* The last record's newline was waiting for a next record. */
+	if (cv.shape == SHAPE_UNBLOCK && cv.column > 0)
+		stage_output(run, &cv.newline, 1);
+	cv.column = 0;
+}

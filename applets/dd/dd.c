@@ -1,0 +1,182 @@
+/*
+ * dd.c - copy a file, converting and formatting according to the
+ * operands; GNU coreutils dd's behaviour, with buffers that cost only
+ * the bytes they carry and the kernel's zero-copy paths.
+ *
+ * The outline below is the whole program; each step lives in the file
+ * named in dd.h.
+ */
+//config:config DD
+//config:	bool "dd"
+//config:	default y
+//config:	help
+//config:	  Copy a file, converting and formatting according to the
+//config:	  operands, as GNU coreutils dd does.
+//config:
+//config:config FEATURE_DD_SPLICE
+//config:	bool "Zero-copy kernel paths (splice, sendfile, copy_file_range)"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  Plain copies move data inside the kernel where the file
+//config:	  types allow it.  Without this, dd always uses read/write.
+//config:
+//config:config FEATURE_DD_NOCACHE
+//config:	bool "iflag=nocache and oflag=nocache"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  Keep the page cache clean: drop what dd read or wrote, in
+//config:	  windows, during the copy and at the end.
+//config:
+//config:config FEATURE_DD_CONV
+//config:	bool "Conversions (ascii, ebcdic, ibm, block, unblock, lcase, ucase, sparse)"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  Character tables, block/unblock with cbs=, and sparse output.
+//config:	  swab, sync, noerror, notrunc, excl, nocreat, fsync and
+//config:	  fdatasync are always available.
+//config:
+//config:config FEATURE_DD_PROGRESS
+//config:	bool "status=progress"
+//config:	default y
+//config:	depends on DD
+//config:
+//config:config FEATURE_DD_SIGNALS
+//config:	bool "Print the summary on SIGUSR1"
+//config:	default y
+//config:	depends on DD
+//config:
+//config:config FEATURE_DD_IOFLAGS
+//config:	bool "Less common iflag/oflag flags"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  direct, directory, dsync, sync, nonblock, noatime, noctty and
+//config:	  nofollow.  append, fullblock, count_bytes, skip_bytes and
+//config:	  seek_bytes are always available.
+
+//applet:dd dd_main DD
+
+//usage:[OPERAND]...
+//usage:Copy a file, converting and formatting according to the operands.
+//usage:
+//usage:  bs=BYTES        read and write up to BYTES bytes at a time (default: 512)
+//usage:  cbs=BYTES       convert BYTES bytes at a time
+//usage:  conv=CONVS      convert the file as per the comma separated symbol list
+//usage:  count=N         copy only N input blocks
+//usage:  ibs=BYTES       read up to BYTES bytes at a time (default: 512)
+//usage:  if=FILE         read from FILE instead of standard input
+//usage:  iflag=FLAGS     read as per the comma separated symbol list
+//usage:  obs=BYTES       write BYTES bytes at a time (default: 512)
+//usage:  of=FILE         write to FILE instead of standard output
+//usage:  oflag=FLAGS     write as per the comma separated symbol list
+//usage:  seek=N          (or oseek=N) skip N obs-sized output blocks
+//usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
+//usage:  status=LEVEL    none, noxfer or progress
+//usage:
+//usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
+//usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be
+//usage:products such as 2x8K.
+//usage:
+//usage:CONVS: ascii ebcdic ibm block unblock lcase ucase sparse swab sync
+//usage:       excl nocreat notrunc noerror fdatasync fsync
+//usage:FLAGS: append direct directory dsync sync fullblock nonblock noatime
+//usage:       nocache noctty nofollow count_bytes skip_bytes seek_bytes
+//usage:
+//usage:SIGUSR1 prints the current statistics and the copy goes on.
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/* GNU warns about short reads only where they change the outcome: one
+ * buffer (bs=), no fullblock, and counted or skipped records or
+ * O_DIRECT. */
+static bool wants_partial_read_warning(const struct dd_options *opt)
+{
+	return opt->bs_given && !opt->reshaping
+		&& !(opt->input_flags & FLAG_FULLBLOCK)
+		&& (opt->skip_records
+		    || (opt->max_records != 0 && opt->max_records != UINT64_MAX)
+		    || ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT));
+}
+
+/* Is word a non-empty prefix of option, as getopt_long allows? */
+static bool abbreviates(const char *word, const char *option)
+{
+	size_t len = strlen(word);
+
+	return len && strncmp(word, option, len) == 0;
+}
+
+/*
+ * dd has no options but --help and --version, which GNU's getopt finds
+ * anywhere before "--".  Take them out of argv, leaving the operands.
+ */
+static void take_options(char **argv)
+{
+	char **out = argv;
+	bool options_done = false;
+
+	for (; *argv; argv++) {
+		const char *arg = *argv;
+
+		if (options_done || arg[0] != '-' || !arg[1]) {
+			*out++ = *argv;
+			continue;
+		}
+		if (strcmp(arg, "--") == 0) {
+			options_done = true;
+		} else if (arg[1] != '-') {
+			bb_error_msg_and_usage("invalid option -- '%c'", arg[1]);
+		} else if (abbreviates(arg + 2, "help")) {
+			bb_print_usage();
+			exit(EXIT_SUCCESS);
+		} else if (abbreviates(arg + 2, "version")) {
+			full_write_str(STDOUT_FILENO, "dd (zerobox)\n");
+			exit(EXIT_SUCCESS);
+		} else {
+			bb_error_msg_and_usage("unrecognized option '%s'", arg);
+		}
+	}
+	*out = NULL;
+}
+
+int dd_main(int argc, char **argv)
+{
+	struct dd_options opt;
+	struct dd_run run;
+
+	(void)argc;
+	take_options(argv + 1);
+	parse_operands(&opt, argv + 1);
+	memset(&run, 0, sizeof(run));
+	run.opt = &opt;
+	run.warn_partial_read = wants_partial_read_warning(&opt);
+	if (ENABLE_FEATURE_DD_CONV || (opt.conv & CONV_SWAB))
+		conv_init(&opt);
+	install_signal_handlers(&run);
+
+	/* Input first, buffers next, output last: nothing can fail after
+	 * the output is opened for want of memory or a bad input. */
+	open_input(&run);
+	plan_buffers(&run);
+	run.stats.start_ns = monotonic_ns();
+	run.stats.next_progress_ns = run.stats.start_ns + 1000000000;
+	skip_input(&run);
+	open_output(&run);
+	setup_nocache(&run);
+
+	run.exit_status = copy_records(&run);
+
+	if (close(run.out_fd) != 0 && run.exit_status == EXIT_SUCCESS) {
+		bb_perror_msg("closing output file %s", quote_always(run.out_name));
+		run.exit_status = EXIT_FAILURE;
+	}
+	print_summary(&run);
+	return run.exit_status;
+}

@@ -1,0 +1,265 @@
+/*
+ * fastpath.c - plain copies through the kernel's zero-copy paths
+ * (FEATURE_DD_SPLICE), with records counted exactly as the record loop
+ * would count them.
+ *
+ * A copy is plain when nothing looks at the bytes: no conversion, no
+ * sync/noerror/sparse/swab, ibs == obs, no O_DIRECT, blocking
+ * descriptors.  Two ways of counting then give GNU's records lines:
+ *
+ * Coalesced - the input is a regular file, a block device or /dev/zero.
+ *   Their reads come back short only at the end, so the records follow
+ *   from the byte count: bytes/ibs full, one partial for a remainder.
+ *   dd then moves large chunks (one copy_file_range can do a whole file)
+ *   whatever bs= says, so `dd if=a of=b` at bs=512 costs a handful of
+ *   syscalls per MiB instead of 4096.
+ *
+ * Per record - the input is a pipe and bs= was given.  Its reads can
+ *   come back short at any time, so each record is one splice of up to
+ *   ibs bytes and is counted as the read would have been.
+ *
+ * Output whose write sizes can be seen keeps the record loop: character
+ * devices other than /dev/null (tapes), and pipes when obs <= PIPE_BUF,
+ * where POSIX promises atomic writes.
+ *
+ * If the kernel refuses the path before any byte moved (EINVAL, EXDEV,
+ * EBADF, ENOSYS, EOPNOTSUPP, EPERM, ETXTBSY, or 0 from a procfs or
+ * sysfs file that claims a size), the record loop takes over.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/* Large enough that syscall cost vanishes, small enough that progress
+ * lines and SIGUSR1 answers come within a fraction of a second. */
+enum { FAST_CHUNK = 64 << 20 };
+
+static bool is_plain_copy(const struct dd_options *opt)
+{
+	return !opt->reshaping
+		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE | CONV_SWAB))
+		&& opt->ibs == opt->obs
+		&& !((opt->input_open_flags | opt->output_open_flags) & O_DIRECT);
+}
+
+static bool is_nonblocking(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	return flags < 0 || (flags & O_NONBLOCK);
+}
+
+/* The most bytes count= lets through, or UINT64_MAX. */
+static uint64_t count_limit(const struct dd_options *opt)
+{
+	uint64_t limit;
+
+	if (opt->max_records == UINT64_MAX
+	    || __builtin_mul_overflow(opt->max_records, opt->ibs, &limit)
+	    || __builtin_add_overflow(limit, opt->max_bytes, &limit))
+		return UINT64_MAX;
+	return limit;
+}
+
+/* Errors that belong to the output side of a splice-like call. */
+static bool is_write_error(int err)
+{
+	return err == ENOSPC || err == EFBIG || err == EDQUOT || err == EPIPE;
+}
+
+/* After bytes moved in one stream, the records lines the record loop
+ * would have printed: both sides count ibs-sized records. */
+static void count_coalesced(struct dd_run *run, uint64_t moved, bool write_failed)
+{
+	uint64_t ibs = run->opt->ibs;
+	uint64_t rest = moved % ibs;
+
+	run->stats.in_full = run->stats.out_full = moved / ibs;
+	if (!rest)
+		return;
+	run->stats.out_partial = 1;
+	/* A write that failed part-way through a record: GNU had read the
+	 * whole record if the input held it. */
+	if (write_failed && run->in_size_known
+	    && run->in_size - (run->in_offset - rest) >= ibs)
+		run->stats.in_full++;
+	else
+		run->stats.in_partial = 1;
+}
+
+/* Act on a failed step after some bytes moved: GNU's messages. */
+static enum fast_result report_failure(struct dd_run *run, int err)
+{
+	errno = err;
+	if (is_write_error(err)) {
+		bb_perror_msg(run->two_buffers ? "writing to %s" : "error writing %s",
+			      quote_always(run->out_name));
+		return FAST_WRITE_FAILED;
+	}
+	bb_perror_msg("error reading %s", quote_always(run->in_name));
+	run->exit_status = EXIT_FAILURE;
+	return FAST_DONE;
+}
+
+/* Bookkeeping after n bytes moved. */
+static void advance(struct dd_run *run, bool reads_input, uint64_t n)
+{
+	if (reads_input) {
+		run->in_offset += n;
+		input_consumed(run);
+	}
+	run->out_offset += n;
+	run->stats.bytes_out += n;
+	output_written(run);
+}
+
+static enum fast_result copy_coalesced(struct dd_run *run, enum copy_path path,
+				       const struct lazy_buffer *zeros)
+{
+	const struct dd_options *opt = run->opt;
+	bool reads_input = path != COPY_VMSPLICE_ZEROS && path != COPY_WRITE_ZEROS;
+	uint64_t limit = count_limit(opt), moved = 0;
+	size_t chunk = FAST_CHUNK;
+
+	if (run->cache)
+		chunk = CACHE_WINDOW;   /* keep the cache footprint bounded */
+	if (zeros && chunk > zeros->capacity)
+		chunk = zeros->capacity;
+
+	while (moved < limit) {
+		size_t want = limit - moved < chunk ? (size_t)(limit - moved) : chunk;
+		ssize_t n;
+
+		process_signals(run);
+		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS) {
+			count_coalesced(run, moved, false);
+			maybe_print_progress(run);
+		}
+		n = copy_step(path, run->in_fd, run->out_fd,
+			      zeros ? zeros->data : NULL, want);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			if (moved == 0 && copy_error_allows_fallback(err))
+				return FAST_NOT_USED;
+			count_coalesced(run, moved, is_write_error(err));
+			return report_failure(run, err);
+		}
+		if (n == 0) {
+			/* procfs and sysfs files claim a size they don't
+			 * splice: nothing moved yet, so read them instead. */
+			if (moved == 0)
+				return FAST_NOT_USED;
+			break;
+		}
+		moved += (uint64_t)n;
+		advance(run, reads_input, (uint64_t)n);
+	}
+	count_coalesced(run, moved, false);
+	return FAST_DONE;
+}
+
+static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
+{
+	const struct dd_options *opt = run->opt;
+	bool moved_any = false;
+
+	for (;;) {
+		uint64_t records = run->stats.in_full + run->stats.in_partial;
+		size_t size = (size_t)opt->ibs;
+		ssize_t n;
+
+		if (opt->max_records != UINT64_MAX) {
+			if (records >= opt->max_records + (opt->max_bytes != 0))
+				break;
+			if (records >= opt->max_records)
+				size = (size_t)opt->max_bytes;
+		}
+		process_signals(run);
+		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS)
+			maybe_print_progress(run);
+		n = copy_step(path, run->in_fd, run->out_fd, NULL, size);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			if (!moved_any && copy_error_allows_fallback(err))
+				return FAST_NOT_USED;
+			return report_failure(run, err);
+		}
+		note_read_size(run, n, size);
+		if (n == 0)
+			break;
+		moved_any = true;
+		if ((uint64_t)n == opt->ibs) {
+			run->stats.in_full++;
+			run->stats.out_full++;
+		} else {
+			run->stats.in_partial++;
+			run->stats.out_partial++;
+		}
+		advance(run, true, (uint64_t)n);
+	}
+	return FAST_DONE;
+}
+
+/* A never-written buffer to write or vmsplice zeros from: its pages map
+ * the shared zero page when read, so they cost no memory. */
+static bool get_zero_buffer(struct dd_run *run, struct lazy_buffer *zeros,
+			    enum copy_path path)
+{
+	/* vmsplice moves at most a pipe's worth per call. */
+	uint64_t size = path == COPY_VMSPLICE_ZEROS ? 1 << 20 : FAST_CHUNK / 8;
+
+	if (run->ibuf.capacity >= size) {
+		*zeros = run->ibuf;   /* never read into on this path */
+		return true;
+	}
+	return lazy_buffer_alloc(zeros, size) == 0;
+}
+
+enum fast_result copy_fast(struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
+	struct stat in_st, out_st;
+	struct lazy_buffer zeros = { NULL, 0 };
+	enum copy_path path;
+	enum fast_result result;
+	bool coalesce;
+
+	if (!is_plain_copy(opt) || fstat(run->in_fd, &in_st) != 0
+	    || fstat(run->out_fd, &out_st) != 0
+	    || is_nonblocking(run->in_fd) || is_nonblocking(run->out_fd))
+		return FAST_NOT_USED;
+	path = copy_choose_path(&in_st, &out_st);
+	if (path == COPY_READ_WRITE)
+		return FAST_NOT_USED;
+	if (S_ISFIFO(out_st.st_mode) && opt->obs <= PIPE_BUF)
+		return FAST_NOT_USED;
+
+	coalesce = run->in_size_known || is_dev_zero(&in_st);
+	if (run->in_size_known && run->in_offset >= run->in_size)
+		return FAST_NOT_USED;   /* empty, or procfs: let read decide */
+	if (!coalesce && (!opt->bs_given || (opt->input_flags & FLAG_FULLBLOCK)))
+		return FAST_NOT_USED;
+
+	if (S_ISFIFO(out_st.st_mode))
+		pipe_raise_capacity(run->out_fd, (size_t)opt->obs);
+	if (!coalesce)
+		return copy_per_record(run, path);
+
+	if ((path == COPY_VMSPLICE_ZEROS || path == COPY_WRITE_ZEROS)
+	    && !get_zero_buffer(run, &zeros, path))
+		return FAST_NOT_USED;
+	result = copy_coalesced(run, path, zeros.data ? &zeros : NULL);
+	if (zeros.data && zeros.data != run->ibuf.data)
+		lazy_buffer_free(&zeros);
+	return result;
+}

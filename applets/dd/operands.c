@@ -1,0 +1,241 @@
+/*
+ * operands.c - turn "name=value" operands into struct dd_options, with
+ * every check and message GNU dd gives, before anything is opened.
+ */
+#include <fcntl.h>
+#include <string.h>
+
+#include "dd.h"
+
+/* GNU's limits: block sizes must leave room for its slop, counts fit
+ * off_t.  Reproduced so the same operands are accepted and refused. */
+#define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
+#define MAX_COUNT ((uint64_t)INT64_MAX)
+
+struct symbol {
+	const char *name;
+	unsigned value;        /* CONV_*, FLAG_* or enum dd_status */
+	int open_flag;         /* iflag/oflag: the O_* it stands for */
+	const char *feature;   /* non-NULL: compiled out in this build */
+};
+
+/* Feature names for "not supported in this build" messages. */
+#define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NULL : "FEATURE_DD_CONV")
+#define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NULL : "FEATURE_DD_IOFLAGS")
+#define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NULL : "FEATURE_DD_NOCACHE")
+
+static const struct symbol conv_symbols[] = {
+	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, 0, CONV_FEATURE },
+	{ "ebcdic",    CONV_EBCDIC | CONV_BLOCK,  0, CONV_FEATURE },
+	{ "ibm",       CONV_IBM | CONV_BLOCK,     0, CONV_FEATURE },
+	{ "block",     CONV_BLOCK,     0, CONV_FEATURE },
+	{ "unblock",   CONV_UNBLOCK,   0, CONV_FEATURE },
+	{ "lcase",     CONV_LCASE,     0, CONV_FEATURE },
+	{ "ucase",     CONV_UCASE,     0, CONV_FEATURE },
+	{ "sparse",    CONV_SPARSE,    0, CONV_FEATURE },
+	{ "swab",      CONV_SWAB,      0, NULL },
+	{ "sync",      CONV_SYNC,      0, NULL },
+	{ "noerror",   CONV_NOERROR,   0, NULL },
+	{ "notrunc",   CONV_NOTRUNC,   0, NULL },
+	{ "excl",      CONV_EXCL,      0, NULL },
+	{ "nocreat",   CONV_NOCREAT,   0, NULL },
+	{ "fdatasync", CONV_FDATASYNC, 0, NULL },
+	{ "fsync",     CONV_FSYNC,     0, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+/* Shared by iflag= and oflag=; which side a flag may go on is checked
+ * after parsing, as GNU does. */
+static const struct symbol flag_symbols[] = {
+	{ "append",      0, O_APPEND,    NULL },
+	{ "direct",      0, O_DIRECT,    IOFLAGS_FEATURE },
+	{ "directory",   0, O_DIRECTORY, IOFLAGS_FEATURE },
+	{ "dsync",       0, O_DSYNC,     IOFLAGS_FEATURE },
+	{ "sync",        0, O_SYNC,      IOFLAGS_FEATURE },
+	{ "nonblock",    0, O_NONBLOCK,  IOFLAGS_FEATURE },
+	{ "noatime",     0, O_NOATIME,   IOFLAGS_FEATURE },
+	{ "noctty",      0, O_NOCTTY,    IOFLAGS_FEATURE },
+	{ "nofollow",    0, O_NOFOLLOW,  IOFLAGS_FEATURE },
+	{ "nocache",     FLAG_NOCACHE,     0, NOCACHE_FEATURE },
+	{ "fullblock",   FLAG_FULLBLOCK,   0, NULL },
+	{ "count_bytes", FLAG_COUNT_BYTES, 0, NULL },
+	{ "skip_bytes",  FLAG_SKIP_BYTES,  0, NULL },
+	{ "seek_bytes",  FLAG_SEEK_BYTES,  0, NULL },
+	{ NULL, 0, 0, NULL }
+};
+
+static const struct symbol status_symbols[] = {
+	{ "none",     STATUS_NONE,     0, NULL },
+	{ "noxfer",   STATUS_NOXFER,   0, NULL },
+	{ "progress", STATUS_PROGRESS, 0,
+	  ENABLE_FEATURE_DD_PROGRESS ? NULL : "FEATURE_DD_PROGRESS" },
+	{ NULL, 0, 0, NULL }
+};
+
+/* Does the comma-terminated word at str equal name? */
+static int word_is(const char *str, size_t len, const char *name)
+{
+	return strlen(name) == len && memcmp(str, name, len) == 0;
+}
+
+/*
+ * Parse a comma-separated list of symbols.  Each is ORed into *value and
+ * *open_flags, or, when exclusive, the last one wins.  An unknown word
+ * dies with "invalid NOUN: 'word'" and the usage hint.
+ */
+static void parse_symbols(const char *list, const struct symbol *table,
+			  const char *noun, int exclusive,
+			  unsigned *value, int *open_flags)
+{
+	for (;;) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		const struct symbol *sym = table;
+
+		while (sym->name && !word_is(list, len, sym->name))
+			sym++;
+		if (!sym->name) {
+			char *word = xmalloc(len + 1);
+
+			memcpy(word, list, len);
+			word[len] = '\0';
+			bb_error_msg_and_usage("invalid %s: %s", noun,
+					       quote_escaped(word));
+		}
+		if (sym->feature)
+			bb_error_msg_and_die("%s '%s' is not supported in this build"
+					     " (%s is off)", noun, sym->name,
+					     sym->feature);
+		if (exclusive)
+			*value = sym->value;
+		else
+			*value |= sym->value;
+		if (open_flags)
+			*open_flags |= sym->open_flag;
+		if (!comma)
+			break;
+		list = comma + 1;
+	}
+}
+
+static int more_than_one(unsigned bits)
+{
+	return (bits & (bits - 1)) != 0;
+}
+
+/* GNU splits a count given in bytes into whole records plus bytes. */
+static void split_bytes(uint64_t n, uint64_t block, int in_bytes,
+			uint64_t *records, uint64_t *bytes)
+{
+	if (in_bytes) {
+		*records = n / block;
+		*bytes = n % block;
+	} else {
+		*records = n;
+		*bytes = 0;
+	}
+}
+
+static void check_conflicts(struct dd_options *opt)
+{
+	opt->reshaping = (opt->conv & CONV_RESHAPING) != 0;
+	/* block/unblock only mean something with a conversion block size. */
+	if (opt->cbs == 0)
+		opt->conv &= ~(unsigned)(CONV_BLOCK | CONV_UNBLOCK);
+
+	if (more_than_one(opt->conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM)))
+		bb_error_msg_and_die("cannot combine any two of {ascii,ebcdic,ibm}");
+	if (more_than_one(opt->conv & (CONV_BLOCK | CONV_UNBLOCK)))
+		bb_error_msg_and_die("cannot combine block and unblock");
+	if (more_than_one(opt->conv & (CONV_LCASE | CONV_UCASE)))
+		bb_error_msg_and_die("cannot combine lcase and ucase");
+	if (more_than_one(opt->conv & (CONV_EXCL | CONV_NOCREAT)))
+		bb_error_msg_and_die("cannot combine excl and nocreat");
+	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
+	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
+		bb_error_msg_and_die("cannot combine direct and nocache");
+}
+
+void parse_operands(struct dd_options *opt, char **argv)
+{
+	uint64_t bs = 0, count = MAX_COUNT, skip = 0, seek = 0;
+
+	memset(opt, 0, sizeof(*opt));
+	opt->ibs = opt->obs = 512;
+
+	for (; *argv; argv++) {
+		const char *arg = *argv;
+		const char *eq = strchr(arg, '=');
+		const char *val;
+		size_t len;
+
+		if (!eq || eq == arg)
+			bb_error_msg_and_usage("unrecognized operand %s",
+					       quote_escaped(arg));
+		len = (size_t)(eq - arg);
+		val = eq + 1;
+
+		if (word_is(arg, len, "if"))
+			opt->input_path = val;
+		else if (word_is(arg, len, "of"))
+			opt->output_path = val;
+		else if (word_is(arg, len, "bs"))
+			bs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+		else if (word_is(arg, len, "ibs"))
+			opt->ibs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+		else if (word_is(arg, len, "obs"))
+			opt->obs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+		else if (word_is(arg, len, "cbs"))
+			opt->cbs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+		else if (word_is(arg, len, "count")) {
+			count = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+			opt->count_given = 1;
+		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek"))
+			skip = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+		else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek"))
+			seek = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+		else if (word_is(arg, len, "conv"))
+			parse_symbols(val, conv_symbols, "conversion", 0,
+				      &opt->conv, NULL);
+		else if (word_is(arg, len, "iflag"))
+			parse_symbols(val, flag_symbols, "input flag", 0,
+				      &opt->input_flags, &opt->input_open_flags);
+		else if (word_is(arg, len, "oflag"))
+			parse_symbols(val, flag_symbols, "output flag", 0,
+				      &opt->output_flags, &opt->output_open_flags);
+		else if (word_is(arg, len, "status")) {
+			unsigned level = STATUS_DEFAULT;
+			parse_symbols(val, status_symbols, "status level", 1,
+				      &level, NULL);
+			opt->status = (enum dd_status)level;
+		} else
+			bb_error_msg_and_usage("unrecognized operand %s",
+					       quote_escaped(arg));
+	}
+
+	if (bs) {
+		opt->ibs = opt->obs = bs;
+		opt->bs_given = 1;
+	}
+
+	/* fullblock reshapes reads; it has no meaning for output. */
+	if (opt->output_flags & FLAG_FULLBLOCK)
+		bb_error_msg_and_usage("invalid output flag: 'fullblock'");
+
+	split_bytes(skip, opt->ibs, opt->input_flags & FLAG_SKIP_BYTES,
+		    &opt->skip_records, &opt->skip_bytes);
+	split_bytes(seek, opt->obs, opt->output_flags & FLAG_SEEK_BYTES,
+		    &opt->seek_records, &opt->seek_bytes);
+	if (count == MAX_COUNT && !opt->count_given) {
+		opt->max_records = UINT64_MAX;
+		opt->max_bytes = 0;
+	} else
+		split_bytes(count, opt->ibs, opt->input_flags & FLAG_COUNT_BYTES,
+			    &opt->max_records, &opt->max_bytes);
+
+	check_conflicts(opt);
+
+	/* O_APPEND on a file that is truncated first is rarely meant. */
+	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))
+		bb_error_msg("you probably want conv=notrunc with oflag=append");
+}

@@ -1,0 +1,121 @@
+/*
+ * report.c - the summary dd prints at the end, on errors, on SIGUSR1
+ * and SIGINT, and the status=progress line.  Each is built in memory and
+ * written with one write(2), in GNU's exact format.
+ */
+#include <unistd.h>
+
+#include "dd.h"
+
+enum { SUMMARY_SIZE = 512 };
+
+/* GNU leaves out the "(1.0 kB, 1.0 KiB)" part while a unit has no
+ * prefix, i.e. while the number reads "N B". */
+static bool lacks_prefix(const char *human)
+{
+	size_t len = 0;
+
+	while (human[len])
+		len++;
+	return len >= 2 && human[len - 2] == ' ';
+}
+
+/*
+ * "N bytes (X kB, Y KiB) copied, T s, R kB/s".  Progress lines show
+ * whole seconds; the final summary shows %g seconds.
+ */
+static size_t format_transfer(char *buf, size_t size, const struct dd_run *run,
+			      uint64_t now, bool progress)
+{
+	uint64_t bytes = run->stats.bytes_out;
+	uint64_t elapsed = now > run->stats.start_ns ? now - run->stats.start_ns : 0;
+	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
+	char seconds[HUMAN_BUF_SIZE];
+	const char *rate_text = "Infinity B";
+
+	human_readable(si, bytes, 1, 1, 0);
+	human_readable(iec, bytes, 1, 1, 1);
+	if (elapsed)
+		rate_text = human_readable(rate, bytes, 1000000000, elapsed, 0);
+	if (progress)
+		bb_format(seconds, sizeof(seconds), "%llu",
+			  (unsigned long long)((elapsed + 500000000) / 1000000000));
+	else
+		format_double_g(seconds, (double)elapsed / 1e9);
+
+	if (lacks_prefix(si))
+		return bb_format(buf, size, "%llu byte%s copied, %s s, %s/s",
+				 (unsigned long long)bytes, bytes == 1 ? "" : "s",
+				 seconds, rate_text);
+	if (lacks_prefix(iec))
+		return bb_format(buf, size, "%llu bytes (%s) copied, %s s, %s/s",
+				 (unsigned long long)bytes, si, seconds, rate_text);
+	return bb_format(buf, size, "%llu bytes (%s, %s) copied, %s s, %s/s",
+			 (unsigned long long)bytes, si, iec, seconds, rate_text);
+}
+
+void print_summary(struct dd_run *run)
+{
+	const struct dd_stats *st = &run->stats;
+	char buf[SUMMARY_SIZE];
+	size_t len = 0;
+
+	if (run->opt->status == STATUS_NONE)
+		return;
+	/* A progress line is still open: end it first. */
+	if (run->stats.progress_len > 0) {
+		buf[len++] = '\n';
+		run->stats.progress_len = 0;
+	}
+	len += bb_format(buf + len, sizeof(buf) - len,
+			 "%llu+%llu records in\n%llu+%llu records out\n",
+			 (unsigned long long)st->in_full,
+			 (unsigned long long)st->in_partial,
+			 (unsigned long long)st->out_full,
+			 (unsigned long long)st->out_partial);
+	if (st->truncated_records)
+		len += bb_format(buf + len, sizeof(buf) - len,
+				 "%llu truncated record%s\n",
+				 (unsigned long long)st->truncated_records,
+				 st->truncated_records == 1 ? "" : "s");
+	if (run->opt->status != STATUS_NOXFER) {
+		len += format_transfer(buf + len, sizeof(buf) - len, run,
+				       monotonic_ns(), false);
+		if (len < sizeof(buf) - 1)
+			buf[len++] = '\n';
+	}
+	if (len > sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	full_write(STDERR_FILENO, buf, len);
+}
+
+/* status=progress: about once a second, rewrite one line in place. */
+void maybe_print_progress(struct dd_run *run)
+{
+	uint64_t now = monotonic_ns();
+	char buf[SUMMARY_SIZE];
+	size_t len;
+	int width;
+
+	if (now < run->stats.next_progress_ns)
+		return;
+	run->stats.next_progress_ns += 1000000000;
+	buf[0] = '\r';
+	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
+	if (len > sizeof(buf) - 1)
+		len = sizeof(buf) - 1;
+	width = (int)len - 1;
+	/* Blank out what is left of a longer previous line. */
+	while (width < run->stats.progress_len && len < sizeof(buf)) {
+		buf[len++] = ' ';
+		width++;
+	}
+	run->stats.progress_len = (int)(len - 1);
+	full_write(STDERR_FILENO, buf, len);
+}
+
+void die_with_summary(struct dd_run *run)
+{
+	print_summary(run);
+	exit(EXIT_FAILURE);
+}

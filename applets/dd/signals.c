@@ -1,0 +1,73 @@
+/*
+ * signals.c - SIGINT and SIGUSR1.  The handlers only set flags; the
+ * copy loop and the EINTR retries act on them (process_signals), so no
+ * output is ever produced from inside a handler.  Handlers are installed
+ * without SA_RESTART, so a read blocked on an idle pipe returns EINTR and
+ * the summary comes at once.
+ */
+#include <signal.h>
+#include <string.h>
+
+#include "dd.h"
+
+static volatile sig_atomic_t interrupt_signal;
+static volatile sig_atomic_t info_requests;
+static struct dd_run *signalled_run;
+
+static void on_interrupt(int sig)
+{
+	interrupt_signal = sig;
+}
+
+static void on_info_request(int sig)
+{
+	(void)sig;
+	info_requests++;
+}
+
+/* For libbb's EINTR retries, which know nothing of the run. */
+static void process_signals_hook(void)
+{
+	process_signals(signalled_run);
+}
+
+/* Install handler for sig unless the caller of dd ignores it. */
+static void catch_signal(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction action;
+
+	if (sigaction(sig, NULL, &action) != 0 || action.sa_handler == SIG_IGN)
+		return;
+	memset(&action, 0, sizeof(action));
+	sigemptyset(&action.sa_mask);
+	action.sa_handler = handler;
+	action.sa_flags = flags;
+	sigaction(sig, &action, NULL);
+}
+
+void install_signal_handlers(struct dd_run *run)
+{
+	signalled_run = run;
+	safe_eintr_hook = process_signals_hook;
+	/* SA_RESETHAND: a second SIGINT while the summary prints kills. */
+	catch_signal(SIGINT, on_interrupt, SA_NODEFER | SA_RESETHAND);
+	if (ENABLE_FEATURE_DD_SIGNALS)
+		catch_signal(SIGUSR1, on_info_request, 0);
+}
+
+void process_signals(struct dd_run *run)
+{
+	while (interrupt_signal || info_requests) {
+		if (interrupt_signal) {
+			int sig = interrupt_signal;
+
+			interrupt_signal = 0;
+			print_summary(run);
+			signal(sig, SIG_DFL);
+			raise(sig);
+			continue;
+		}
+		info_requests--;
+		print_summary(run);
+	}
+}
