@@ -28,7 +28,8 @@
 # "SKIP: NAME".
 #
 # Gating, in force until changed:
-#   optional [FEATURE...]  run what follows only if every CONFIG_FEATURE=y;
+#   optional [FEATURE...]  run what follows only if every CONFIG_FEATURE=y
+#                          (!FEATURE: only if it is off; never under TEST_HOST);
 #                          also the words ZEROBOX_ONLY (skipped under
 #                          TEST_HOST) and HOST_ONLY (only under TEST_HOST).
 #                          "optional" alone resets it.
@@ -76,6 +77,7 @@ optional() {
 		case $_w in
 		ZEROBOX_ONLY) [ "$TEST_HOST" = 1 ] && _zb_optional="$_zb_optional $_w" ;;
 		HOST_ONLY)    [ "$TEST_HOST" = 1 ] || _zb_optional="$_zb_optional $_w" ;;
+		!*)           has_feature "${_w#!}" && _zb_optional="$_zb_optional $_w" ;;
 		*)            has_feature "$_w" || _zb_optional="$_zb_optional $_w" ;;
 		esac
 	done
