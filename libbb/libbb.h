@@ -90,9 +90,14 @@ extern const char *applet_usage;
 
 /* ---- memory and files (xfuncs.c) ----------------------------------- */
 
+/* Allocation from anonymous mappings (xfuncs.c says why): never malloc
+ * and free.  try_malloc returns NULL on failure; xfree releases any of
+ * these (and ignores NULL). */
+void *try_malloc(size_t size);
 void *xmalloc(size_t size);
 void *xzalloc(size_t size);
 char *xstrdup(const char *s);
+void xfree(void *p);
 /* open(2); on failure: "can't open 'path': strerror" and exit. */
 int xopen(const char *path, int flags, mode_t mode);
 
@@ -167,6 +172,13 @@ unsigned parse_size_zero_x_count(const char *str);
 uint64_t xparse_size(const char *str, const struct size_suffix *suffixes,
 		     uint64_t min, uint64_t max);
 
+/* One count as GNU's xstrtoumax reads it (head -c, cmp -n, truncate -s):
+ * parse_size with min 0, but no "x" products and no extra trailing "B"
+ * ("2B", "1bB" are invalid, "1KB" is 1000). */
+enum parse_size_result parse_number(const char *str,
+				    const struct size_suffix *suffixes,
+				    uint64_t max, uint64_t *result);
+
 /* ---- lazily touched buffers (buffer.c) ----------------------------- */
 
 /*
@@ -225,7 +237,9 @@ char *format_double_g(char *buf, double value);
  * it can be pasted back into a shell: 'a b', "it's", 'tab'$'\t''x'.
  * quote_always always adds quotes (GNU's quoteaf); quote_if_needed leaves
  * names made only of safe characters bare (GNU's quotef).  The result is
- * allocated (messages are rare and usually end the program).
+ * allocated and stays valid for the next three quote_* calls: the four
+ * most recent are kept and older ones freed, so use it in the message
+ * at hand, never store it.
  */
 const char *quote_always(const char *name);
 const char *quote_if_needed(const char *name);
@@ -281,6 +295,48 @@ int copy_error_allows_fallback(int err);
 /* Raise a pipe's capacity to at least size bytes (best effort), so one
  * splice can move a whole block. */
 void pipe_raise_capacity(int fd, size_t size);
+
+/* ---- copying a whole descriptor (copy_fd.c) ------------------------ */
+
+enum { COPY_FD_READ_ERROR = 1, COPY_FD_WRITE_ERROR = 2 };
+
+/*
+ * Copy from in_fd's offset to out_fd until end of input or limit bytes
+ * (UINT64_MAX: no limit), through buf (allocated on first use, at most
+ * 128 KiB and no more than a regular input has left; kept for the next
+ * call; the caller frees it).  copy_fd_zerocopy first tries the engine
+ * above (copy_file_range, splice, sendfile) and falls back to read/write
+ * when the kernel refuses the path before any byte moved; copy_fd_rw
+ * always uses read/write.  Both return 0, or -1 with errno set and
+ * *which telling whether reading or writing failed (COPY_FD_*_ERROR).
+ */
+int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
+		     struct lazy_buffer *buf, int *which);
+int copy_fd_rw(int in_fd, int out_fd, uint64_t limit, struct lazy_buffer *buf,
+	       int *which);
+
+/* ---- options (getopt.c) --------------------------------------------- */
+
+struct option;
+/* getopt_long (which permutes, as GNU's) with GNU's messages: an unknown
+ * option or a missing argument prints "invalid option -- 'x'" (or the
+ * long form), then bb_show_usage_error's "Try ..." line, and exits with
+ * xfunc_error_retval.  A long option whose value is BB_OPT_HELP prints
+ * the usage and exits 0.  optstring must start with ':'. */
+enum { BB_OPT_HELP = 0x100 };
+int bb_getopt(int argc, char **argv, const char *optstring,
+	      const struct option *longopts);
+/* bb_error_msg, then "Try 'APPLET --help' for more information." (with
+ * the "APPLET: " prefix too if bb_try_help_prefixed, as diffutils), then
+ * exit(xfunc_error_retval). */
+BB_NORETURN void bb_show_usage_error(const char *fmt, ...) BB_PRINTF(1, 2);
+extern int bb_try_help_prefixed;
+
+/* ---- a byte made visible (visible_char.c) -------------------------- */
+
+/* c as cat -v shows it ("a", "^I", "^?", "M-^@"): writes at most 4
+ * characters and a NUL to buf; returns the number of characters. */
+size_t visible_char(char *buf, unsigned char c);
 
 /* ---- keeping the page cache clean (pagecache.c) ------------------- */
 

@@ -95,7 +95,7 @@ void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 	va_copy(again, ap);
 	n = build_msg(stack, sizeof(stack), errnum, fmt, ap);
 	if (n >= sizeof(stack)) {
-		buf = malloc(n + 1);
+		buf = try_malloc(n + 1);
 		if (buf) {
 			build_msg(buf, n + 1, errnum, fmt, again);
 		} else {
@@ -107,7 +107,7 @@ void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 	va_end(again);
 	full_write(STDERR_FILENO, buf, n);
 	if (buf != stack)
-		free(buf);
+		xfree(buf);
 	errno = saved_errno;
 }
 
@@ -203,7 +203,7 @@ ssize_t bb_dprintf(int fd, const char *fmt, ...)
 	n = bb_vformat(stack, sizeof(stack), fmt, ap);
 	va_end(ap);
 	if (n >= sizeof(stack)) {
-		buf = malloc(n + 1);
+		buf = try_malloc(n + 1);
 		if (buf) {
 			va_start(ap, fmt);
 			bb_vformat(buf, n + 1, fmt, ap);
@@ -215,6 +215,6 @@ ssize_t bb_dprintf(int fd, const char *fmt, ...)
 	}
 	r = full_write(fd, buf, n);
 	if (buf != stack)
-		free(buf);
+		xfree(buf);
 	return r;
 }

@@ -10,7 +10,10 @@
  *   quote_if_needed  GNU quotef():  as quote_always, but bare when the
  *                    text needs no quoting at all (f.txt; a ':' needs it)
  *
- * Each returns a string from xmalloc.
+ * Each returns a string from xmalloc that stays valid until QUOTE_SLOTS
+ * more quote_* calls: the last few are kept in a ring and the oldest is
+ * freed, so a program printing a message per bad block (conv=noerror)
+ * does not grow, and nothing is lost to leak checkers at exit.
  */
 #include <string.h>
 
@@ -117,12 +120,25 @@ static size_t render(char *out, const char *s, enum style style)
 	return n;
 }
 
-static char *quote_style(const char *s, enum style style)
+enum { QUOTE_SLOTS = 4 };   /* more than any one message uses */
+
+static const char *keep(char *out)
+{
+	static char *ring[QUOTE_SLOTS];
+	static unsigned next;
+
+	xfree(ring[next]);
+	ring[next] = out;
+	next = (next + 1) % QUOTE_SLOTS;
+	return out;
+}
+
+static const char *quote_style(const char *s, enum style style)
 {
 	char *out = xmalloc(render(NULL, s, style));
 
 	render(out, s, style);
-	return out;
+	return keep(out);
 }
 
 const char *quote_escaped(const char *s)
@@ -146,5 +162,5 @@ const char *quote_always(const char *s)
 
 const char *quote_if_needed(const char *s)
 {
-	return shell_needs_quotes(s) ? quote_always(s) : xstrdup(s);
+	return shell_needs_quotes(s) ? quote_always(s) : keep(xstrdup(s));
 }

@@ -96,11 +96,13 @@ static void parse_symbols(const char *list, const struct symbol *table,
 			sym++;
 		if (!sym->name) {
 			char *word = xmalloc(len + 1);
+			const char *quoted;
 
 			memcpy(word, list, len);
 			word[len] = '\0';
-			bb_error_msg_and_usage("invalid %s: %s", noun,
-					       quote_escaped(word));
+			quoted = quote_escaped(word);
+			xfree(word);
+			bb_error_msg_and_usage("invalid %s: %s", noun, quoted);
 		}
 		if (sym->feature)
 			bb_error_msg_and_die("%s '%s' is not supported in this build"
