@@ -169,14 +169,21 @@ int dd_main(int argc, char **argv)
 	run.stats.next_progress_ns = run.stats.start_ns + 1000000000;
 	skip_input(&run);
 	open_output(&run);
+	/* GNU warns once the output is open: a run that can't open its
+	 * output only says that. */
+	if (run.skip_short && opt.status != STATUS_NONE)
+		bb_error_msg("%s: cannot skip to specified offset",
+			     quote_if_needed(run.in_name));
 	setup_nocache(&run);
 
 	run.exit_status = copy_records(&run);
 
-	if (close(run.out_fd) != 0 && run.exit_status == EXIT_SUCCESS) {
-		bb_perror_msg("closing output file %s", quote_always(run.out_name));
-		run.exit_status = EXIT_FAILURE;
-	}
+	/* As GNU: a descriptor that fails to close ends dd at once, without
+	 * a summary (standard input or output was closed, say). */
+	if (close(run.in_fd) != 0)
+		bb_perror_msg_and_die("closing input file %s", quote_always(run.in_name));
+	if (close(run.out_fd) != 0)
+		bb_perror_msg_and_die("closing output file %s", quote_always(run.out_name));
 	print_summary(&run);
 	return run.exit_status;
 }

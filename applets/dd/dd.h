@@ -111,6 +111,7 @@ struct dd_run {
 	bool in_size_known;              /* regular file or block device */
 	uint64_t in_size;                /* its size, if known */
 	uint64_t in_offset;              /* input offset (after skip=) */
+	bool skip_short;                 /* skip= went past the input's end */
 
 	int out_fd;
 	const char *out_name;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -83,8 +84,10 @@ void open_input(struct dd_run *run)
 	run->in_seek_errno = offset >= 0 ? 0 : errno;
 	run->in_offset = offset >= 0 ? (uint64_t)offset : 0;
 
+	/* Unknown type if fstat fails (a closed standard input): the first
+	 * read then reports the error, as in GNU. */
 	if (fstat(run->in_fd, &st) != 0)
-		bb_perror_msg_and_die("cannot fstat %s", quote_always(run->in_name));
+		memset(&st, 0, sizeof(st));
 	run->in_mode = st.st_mode;
 	run->in_size = data_size(run->in_fd, &st, &run->in_size_known);
 }
@@ -174,10 +177,9 @@ void skip_input(struct dd_run *run)
 		records = skip_by_reading(run, records, &bytes);
 	}
 
-	if ((records || (!wanted_overflow && wanted != run->in_offset - before))
-	    && opt->status != STATUS_NONE)
-		bb_error_msg("%s: cannot skip to specified offset",
-			     quote_if_needed(run->in_name));
+	/* dd_main says so once the output is open. */
+	run->skip_short = records
+		|| (!wanted_overflow && wanted != run->in_offset - before);
 }
 
 /* The output's byte offset for seek=, or die as GNU does when it can't
@@ -284,8 +286,9 @@ void open_output(struct dd_run *run)
 		set_fd_flags(run->out_fd, opt->output_open_flags, run->out_name);
 	}
 
+	/* A closed standard output: the first write reports it. */
 	if (fstat(run->out_fd, &st) != 0)
-		bb_perror_msg_and_die("cannot fstat %s", quote_always(run->out_name));
+		memset(&st, 0, sizeof(st));
 	run->out_mode = st.st_mode;
 
 	/* Only regular files, directories and shared memory can fail to
