@@ -106,6 +106,7 @@ DEFCONFIGS := $(notdir $(wildcard config/*defconfig))
 
 # Everything 'make clean' removes from $(O) (it keeps .config*).
 CLEAN_FILES := libbb applets testsuite include unit sizes checkdefconfig \
+	initramfs \
 	kernel-include \
 	Config.applets.in applets.list defconfig zerobox \
 	.stamp-applets .stamp-autoconf .cflags .ldflags
@@ -270,6 +271,12 @@ check: $(BIN) unit
 		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
 		TEST_HOST='$(TEST_HOST)' $(SHELL) testsuite/runtest $(TESTS)
 
+# Boot test (not part of check): zerobox in an initramfs under qemu,
+# flashing a virtio disk (scripts/initramfs.sh says what it needs).
+.PHONY: check-initramfs
+check-initramfs: $(BIN)
+	$(Q)$(SHELL) scripts/initramfs.sh '$(BIN)' '$(O)/initramfs'
+
 # The variant builds get the same toolchain and flags.
 sizes: $(BIN)
 	$(Q)CC='$(CC)' STRIP='$(STRIP)' STATIC='$(STATIC)' \
@@ -282,6 +289,82 @@ bench: $(BIN)
 	@if [ ! -f scripts/bench.sh ]; then \
 		echo "scripts/bench.sh not found" >&2; exit 1; fi
 	$(Q)ZEROBOX='$(abspath $(BIN))' $(SHELL) scripts/bench.sh
+
+# ---- hardening: fuzzing, cross-architecture runs, static analysis ----
+# (testsuite/fuzz/fuzz.h, scripts/cross.sh, scripts/analyze.sh)
+
+# make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
+# (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
+# go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
+FUZZ_TARGETS := parse_size operands conv
+FUZZ_SECONDS ?= 20
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-I$(O)/include -Ilibbb -Iapplets/dd -Itestsuite/fuzz
+FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
+	$(wildcard applets/dd/*.c applets/dd/*.h)
+DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
+DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
+# Only the operand harness links dd itself (fuzz_conv.c includes conv.c).
+fuzz_links = $(if $(filter operands,$(1)),$(2))
+
+.PHONY: fuzz check-cross sizes-cross analyze
+fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(O)/fuzz/corpus-$$t || exit 1; \
+		if $(O)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) \
+			-close_fd_mask=3 -print_final_stats=1 \
+			$$([ $$t = operands ] && echo -detect_leaks=0) \
+			-artifact_prefix=$(O)/fuzz/crash-$$t- \
+			$(O)/fuzz/corpus-$$t testsuite/fuzz/corpus/$$t \
+			testsuite/fuzz/crashes/$$t > $(O)/fuzz/$$t.log 2>&1; then \
+			printf '  FUZZ    %-10s %s execs in %s s, corpus %s\n' $$t \
+				"$$(sed -n 's/^stat::number_of_executed_units: *//p' $(O)/fuzz/$$t.log)" \
+				'$(FUZZ_SECONDS)' "$$(ls $(O)/fuzz/corpus-$$t | wc -l)"; \
+		else \
+			tail -n 40 $(O)/fuzz/$$t.log; \
+			echo "fuzz $$t FAILED: input in $(O)/fuzz/crash-$$t-*; add it to testsuite/fuzz/crashes/$$t/" >&2; \
+			exit 1; \
+		fi; \
+	done
+
+$(O)/fuzz/fuzz_%: testsuite/fuzz/fuzz_%.c $(FUZZ_DEPS) $(AUTOCONF)
+	$(call msg,FUZZCC,$@)
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Wl,--wrap=exit -o $@ $< $(LIBBB_SRCS) \
+		$(call fuzz_links,$*,$(DD_SRCS))
+
+# Each harness is also a unit test (make check, under EMU= and in the
+# sanitizer builds too): it replays the committed seeds and every input
+# that once crashed (testsuite/fuzz/crashes/NAME/) with the build's own
+# compiler and flags.
+FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(O)/unit/test_fuzz_%)
+unit: $(FUZZ_REPLAY)
+$(O)/unit/test_fuzz_%: testsuite/fuzz/fuzz_%.c testsuite/fuzz/replay.c \
+		$(FUZZ_DEPS) $(LIBBB_OBJS) $(DD_OBJS) $(O)/.cflags $(O)/.ldflags \
+		| $(KERNEL_INCLUDE)
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Itestsuite/fuzz \
+		-DFUZZ_DIR='"$(CURDIR)/testsuite/fuzz"' -DFUZZ_NAME='"$*"' \
+		$(ALL_LDFLAGS) -Wl,--wrap=exit -o $@ $< testsuite/fuzz/replay.c \
+		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS)) $(LDLIBS)
+
+# make check-cross [ARCHS="armhf aarch64"] [TESTS=...]: cross-build each
+# architecture into build-cross/ARCH and run the suite under qemu-user;
+# make sizes-cross: only build, and print the stripped size of each.
+ARCHS ?= armhf aarch64 riscv64 mipsel mips
+check-cross sizes-cross:
+	$(Q)ARCHS='$(ARCHS)' TESTS='$(TESTS)' MAKE='$(MAKE)' \
+		$(SHELL) scripts/cross.sh $(if $(filter sizes-cross,$@),--sizes-only)
+
+# make analyze: cppcheck and clang-tidy over libbb/ and applets/; fails
+# on any finding not justified in scripts/analyze.sh.
+analyze: $(AUTOCONF) $(O)/include/applet_tables.h
+	$(Q)$(SHELL) scripts/analyze.sh '$(O)'
+
+CLEAN_FILES += fuzz
 
 # ---- cleaning --------------------------------------------------------
 
@@ -302,6 +385,7 @@ help:
 	@echo '  all (default)   build $(BIN) (from $(O)/.config; config/defconfig if none)'
 	@echo '  unit            build the libbb unit tests into $(O)/unit/'
 	@echo '  check           build, then run testsuite/runtest'
+	@echo '  check-initramfs boot zerobox in an initramfs under qemu (slow)'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh'
 	@echo '  install         binary and applet links into $$(DESTDIR)$$(PREFIX)/bin'

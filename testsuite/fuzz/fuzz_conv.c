@@ -1,0 +1,225 @@
+/*
+ * fuzz_conv.c - the conversion pipeline (conv_init, conv_record,
+ * conv_finish) with block/unblock/swab/sync and the character tables,
+ * any cbs= and any record boundaries, checked against a slow reference
+ * written from the specification, not from conv.c:
+ *
+ *   records (each padded to ibs under sync, with spaces when block or
+ *   unblock is on, else NULs) -> translate -> swap byte pairs across the
+ *   whole stream (an odd last byte stays) -> block: each line cut or
+ *   padded to cbs, newline dropped, a last unterminated line padded;
+ *   unblock: each cbs-byte record minus trailing spaces, plus newline.
+ *
+ * Plus the issue's invariants: block output is a multiple of cbs; no
+ * unblocked record ends in a space before its newline.
+ *
+ * conv.c is included, not linked, so that its per-run state (file
+ * statics: dd initialises it once per process) can be reset between
+ * inputs; stage_output is a stub that appends to a buffer.
+ *
+ * Input: 7 header bytes, then the data.
+ *   [0] conversions: bit0-1 shape (0 none, 1 block, 2 unblock, 3 none),
+ *       bit2 swab, bit3 sync, bit4-6 table (0 none, 1 ascii, 2 ebcdic,
+ *       3 ibm, 4 lcase, 5 ucase, 6 ascii+lcase, 7 ebcdic+ucase),
+ *       bit7 huge cbs (unblock/none only)
+ *   [1-2] cbs, [3-4] ibs (both 1-based, capped), [5-6] record-split seed
+ */
+#include "../../applets/dd/conv.c"
+#include "fuzz.h"
+
+#include <stdlib.h>
+
+static unsigned char *out;
+static size_t out_len, out_cap;
+
+void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
+{
+	(void)run;
+	if (!len)
+		return;
+	if (out_len + len > out_cap) {
+		size_t cap = out_cap ? out_cap : 4096;
+
+		while (cap < out_len + len)
+			cap *= 2;
+		out = realloc(out, cap);
+		FUZZ_CHECK(out != NULL);
+		out_cap = cap;
+	}
+	memcpy(out + out_len, data, len);
+	out_len += len;
+}
+
+/* A growable byte string for the reference. */
+struct bytes { unsigned char *p; size_t n, cap; };
+
+static void put(struct bytes *b, const void *data, size_t len)
+{
+	if (!len)
+		return;
+	if (b->n + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+
+		while (cap < b->n + len)
+			cap *= 2;
+		b->p = realloc(b->p, cap);
+		FUZZ_CHECK(b->p != NULL);
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, data, len);
+	b->n += len;
+}
+
+static void put_repeat(struct bytes *b, unsigned char c, uint64_t n)
+{
+	while (n--)
+		put(b, &c, 1);
+}
+
+static const unsigned table_convs[8] = {
+	0, CONV_ASCII, CONV_EBCDIC, CONV_IBM, CONV_LCASE, CONV_UCASE,
+	CONV_ASCII | CONV_LCASE, CONV_EBCDIC | CONV_UCASE,
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct dd_options opt;
+	struct dd_run run;
+	struct bytes stream = { 0 }, ref = { 0 };
+	unsigned mode, seed;
+	uint64_t cbs, ibs, truncated = 0;
+	size_t ndata;
+	const uint8_t *d;
+	unsigned char pad;
+
+	if (size < 7 || size > 8192)
+		return 0;
+	mode = data[0];
+	cbs = (uint64_t)(data[1] | data[2] << 8) % 300 + 1;
+	ibs = (uint64_t)(data[3] | data[4] << 8) % 257 + 1;
+	seed = data[5] | (unsigned)data[6] << 8;
+	d = data + 7;
+	ndata = size - 7;
+
+	memset(&opt, 0, sizeof(opt));
+	opt.ibs = ibs;
+	opt.obs = 512;
+	opt.cbs = cbs;
+	opt.conv = table_convs[(mode >> 4) & 7];
+	if ((mode & 3) == 1)
+		opt.conv |= CONV_BLOCK;
+	if ((mode & 3) == 2)
+		opt.conv |= CONV_UNBLOCK;
+	if (mode & 4)
+		opt.conv |= CONV_SWAB;
+	if (mode & 8)
+		opt.conv |= CONV_SYNC;
+	if (!ENABLE_FEATURE_DD_CONV)
+		opt.conv &= CONV_SWAB | CONV_SYNC;
+	/* ascii implies unblock, ebcdic/ibm block, as operands.c has it. */
+	if (opt.conv & CONV_ASCII)
+		opt.conv |= CONV_UNBLOCK;
+	if (opt.conv & (CONV_EBCDIC | CONV_IBM))
+		opt.conv |= CONV_BLOCK;
+	if ((opt.conv & CONV_BLOCK) && (opt.conv & CONV_UNBLOCK))
+		return 0;   /* refused by the operand parser */
+	if ((mode & 0x80) && !(opt.conv & CONV_BLOCK))
+		opt.cbs = cbs = ((uint64_t)1 << 62) + cbs;   /* never reached */
+
+	/* Reset conv.c's run state, as a fresh process would have it. */
+	memset(&cv, 0, sizeof(cv));
+	memset(&swab, 0, sizeof(swab));
+	out_len = 0;
+	memset(&run, 0, sizeof(run));
+	run.opt = &opt;
+	conv_init(&opt);
+
+	/* Feed records of pseudo-random lengths in [1, ibs], as reads give. */
+	pad = opt.conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0;
+	{
+		unsigned char *rec = malloc(ibs);
+		uint32_t x = seed * 2654435761u + 1;
+
+		FUZZ_CHECK(rec != NULL);
+		for (size_t i = 0; i < ndata; ) {
+			size_t len;
+
+			x = x * 1103515245u + 12345u;
+			len = (size_t)((x >> 8) % ibs) + 1;
+			if (len > ndata - i)
+				len = ndata - i;
+			memcpy(rec, d + i, len);
+			i += len;
+			if (opt.conv & CONV_SYNC) {
+				memset(rec + len, pad, ibs - len);
+				len = ibs;
+			}
+			put(&stream, rec, len);
+			conv_record(&run, rec, len);
+		}
+		free(rec);
+	}
+	conv_finish(&run);
+
+	/* The reference: translate, swab, shape. */
+	{
+		unsigned char space = ' ', newline = '\n';
+		unsigned char *s = stream.p;
+		size_t n = stream.n;
+
+		if (ENABLE_FEATURE_DD_CONV && (opt.conv & (CONV_EBCDIC | CONV_IBM))) {
+			space = 0x40;
+			newline = 0x25;
+		}
+		if (ENABLE_FEATURE_DD_CONV)
+			for (size_t i = 0; i < n; i++)
+				s[i] = cv.table[s[i]];
+		if (opt.conv & CONV_SWAB)
+			for (size_t i = 0; i + 1 < n; i += 2) {
+				unsigned char c = s[i];
+				s[i] = s[i + 1];
+				s[i + 1] = c;
+			}
+		if (ENABLE_FEATURE_DD_CONV && (opt.conv & CONV_BLOCK)) {
+			size_t i = 0;
+
+			while (i < n) {
+				size_t j = i;
+
+				while (j < n && s[j] != newline)
+					j++;
+				if (j - i > cbs) {
+					put(&ref, s + i, cbs);
+					truncated++;
+				} else {
+					put(&ref, s + i, j - i);
+					put_repeat(&ref, space, cbs - (j - i));
+				}
+				i = j + 1;   /* past the newline (or the end) */
+			}
+			FUZZ_CHECK(out_len % cbs == 0);
+		} else if (ENABLE_FEATURE_DD_CONV && (opt.conv & CONV_UNBLOCK)) {
+			for (size_t i = 0; i < n; ) {
+				size_t len = n - i < cbs ? n - i : (size_t)cbs;
+				size_t keep = len;
+
+				while (keep && s[i + keep - 1] == space)
+					keep--;
+				put(&ref, s + i, keep);
+				put(&ref, &newline, 1);
+				i += len;
+			}
+			/* Each record's newline follows a non-space or nothing. */
+			FUZZ_CHECK(out_len == 0 || out[out_len - 1] == newline);
+		} else if (n) {
+			put(&ref, s, n);
+		}
+	}
+
+	FUZZ_CHECK(out_len == ref.n);
+	FUZZ_CHECK(out_len == 0 || memcmp(out, ref.p, out_len) == 0);
+	FUZZ_CHECK(run.stats.truncated_records == truncated);
+	free(stream.p);
+	free(ref.p);
+	return 0;
+}
