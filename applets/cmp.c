@@ -1,0 +1,421 @@
+/*
+ * cmp.c - compare two files byte by byte, as GNU diffutils cmp (3.8
+ * messages).  Both files are read in large chunks into untouched lazy
+ * buffers and compared with memcmp; only a differing chunk is searched
+ * further, and lines are counted with memchr.
+ */
+//config:config CMP
+//config:	bool "cmp"
+//config:	default y
+//config:	help
+//config:	  Compare two files byte by byte.
+
+//applet:cmp cmp_main CMP
+
+//usage:[-bls] [-i SKIP1[:SKIP2]] [-n LIMIT] FILE1 [FILE2 [SKIP1 [SKIP2]]]
+//usage:Compare two files byte by byte.  FILE2 (or FILE1) - or missing is
+//usage:standard input.  Exit status: 0 same, 1 different, 2 trouble.
+//usage:
+//usage:  -b   print differing bytes
+//usage:  -i   skip the first SKIP1 bytes of FILE1 and SKIP2 of FILE2
+//usage:  -l   output byte numbers and differing byte values
+//usage:  -n   compare at most LIMIT bytes
+//usage:  -s   suppress all normal output
+//usage:
+//usage:SKIP and LIMIT may have a suffix: kB=1000, K=1024, MB=1000*1000,
+//usage:M=1024*1024, and so on for G, T, P, E, Z, Y; or KiB, MiB, ...
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "libbb.h"
+
+/* diffutils' cmp suffixes: "kKMGTPEZY" (and iB, B). */
+static const struct size_suffix cmp_suffixes[] = {
+	{ 'k', 1, 0 }, { 'K', 1, 0 }, { 'M', 2, 0 }, { 'G', 3, 0 },
+	{ 'T', 4, 0 }, { 'P', 5, 0 }, { 'E', 6, 0 }, { 'Z', 7, 0 },
+	{ 'Y', 8, 0 }, { 0, 0, 0 }
+};
+
+enum {
+	EXIT_TROUBLE = 2,
+	MAX_CHUNK = 1 << 20,            /* per read, regular files */
+	STREAM_CHUNK = 256 << 10,       /* per read, pipes and devices */
+	BLOCK = 64,                     /* memcmp granularity in a diff */
+	OUT_CAP = 64 << 10,
+};
+
+enum mode { MODE_FIRST, MODE_LIST, MODE_SILENT };
+
+struct cmp_file {
+	const char *name;
+	int fd;
+	uint64_t skip;
+	struct stat st;
+	struct lazy_buffer buf;
+};
+
+static char *out_buf;
+static size_t out_len;
+
+static void out_flush(void)
+{
+	if (out_len && full_write(STDOUT_FILENO, out_buf, out_len)
+	    != (ssize_t)out_len)
+		bb_perror_msg_and_die("write failed");
+	out_len = 0;
+}
+
+static void cmp_usage(const char *fmt, const char *arg)
+{
+	bb_show_usage_error(fmt, arg);
+}
+
+/* A number as diffutils reads it (strtoumax with base 0, then a
+ * suffix): leading blanks and '+', 0x hex or 0 octal or decimal digits,
+ * an optional suffix of letters; at most INT64_MAX.  Reads s up to
+ * end (exclusive); 0 or -1 when invalid. */
+static unsigned digit_value(char c)	/* 99 for a non-digit */
+{
+	if (c >= '0' && c <= '9')
+		return (unsigned)(c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (unsigned)(c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (unsigned)(c - 'A' + 10);
+	return 99;
+}
+
+static int parse_offset(const char *s, const char *end, uint64_t *result)
+{
+	char suffix[12];
+	unsigned base = 10;
+	uint64_t v = 0, mult = 1;
+	const char *p = s, *digits;
+
+	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+		p++;
+	if (p < end && *p == '+')
+		p++;
+	if (p < end && *p == '0') {
+		base = 8;
+		if (end - p > 2 && (p[1] | 0x20) == 'x'
+		    && digit_value(p[2]) < 16) {
+			base = 16;
+			p += 2;
+		}
+	}
+	for (digits = p; p < end; p++) {
+		unsigned d = digit_value(*p);
+
+		if (d >= base)
+			break;
+		if (__builtin_mul_overflow(v, base, &v)
+		    || __builtin_add_overflow(v, (uint64_t)d, &v))
+			return -1;
+	}
+	if (p == digits || (size_t)(end - p) >= sizeof(suffix) - 1)
+		return -1;
+	if (p < end) {
+		size_t i, n = (size_t)(end - p);
+
+		suffix[0] = '1';
+		for (i = 0; i < n; i++) {
+			if (!((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z'))
+				return -1;
+			suffix[i + 1] = p[i];
+		}
+		suffix[n + 1] = '\0';
+		if (parse_number(suffix, cmp_suffixes, UINT64_MAX, &mult)
+		    != PARSE_SIZE_OK)
+			return -1;
+	}
+	if (__builtin_mul_overflow(v, mult, &v) || v > INT64_MAX)
+		return -1;
+	*result = v;
+	return 0;
+}
+
+static uint64_t parse_skip_or_limit(const char *s, const char *end,
+				    const char *what)
+{
+	uint64_t v;
+
+	if (parse_offset(s, end, &v) != 0)
+		bb_show_usage_error("invalid --%s value %s", what,
+				    quote_escaped(s));
+	return v;
+}
+
+/* Skip f->skip bytes: lseek where possible, else read them away. */
+static void skip_input(struct cmp_file *f)
+{
+	uint64_t left = f->skip;
+
+	if (!left)
+		return;
+	if (left <= INT64_MAX && lseek(f->fd, (off_t)left, SEEK_CUR) >= 0)
+		return;
+	while (left) {
+		size_t n = left < f->buf.capacity ? (size_t)left : f->buf.capacity;
+		ssize_t r = full_read(f->fd, f->buf.data, n);
+
+		if (r < 0)
+			bb_perror_msg_and_die("%s", f->name);
+		if (r == 0)
+			break;
+		left -= (uint64_t)r;
+	}
+}
+
+static uint64_t count_newlines(const unsigned char *p, size_t n)
+{
+	const unsigned char *end = p + n;
+	uint64_t lines = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		p++;
+		lines++;
+	}
+	return lines;
+}
+
+/* Index of the first difference in a[0..n) vs b, n if none. */
+static size_t first_diff(const unsigned char *a, const unsigned char *b,
+			 size_t n)
+{
+	size_t i = 0;
+
+	while (n - i >= BLOCK && memcmp(a + i, b + i, BLOCK) == 0)
+		i += BLOCK;
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* c in octal (the formatter has no %o). */
+static const char *octal(char *buf, unsigned char c)
+{
+	char *p = buf + 3;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + (c & 7));
+	while ((c >>= 3) != 0);
+	return p;
+}
+
+static void list_byte(int width, int print_bytes, uint64_t pos,
+		      unsigned char c1, unsigned char c2)
+{
+	char v1[8], v2[8], o1[4], o2[4];
+
+	if (out_len > OUT_CAP - 64)
+		out_flush();
+	if (print_bytes) {
+		visible_char(v1, c1);
+		visible_char(v2, c2);
+		out_len += bb_format(out_buf + out_len, 64, "%*llu %3s %-4s %3s %s\n",
+				     width, (unsigned long long)pos,
+				     octal(o1, c1), v1, octal(o2, c2), v2);
+	} else {
+		out_len += bb_format(out_buf + out_len, 64, "%*llu %3s %3s\n",
+				     width, (unsigned long long)pos,
+				     octal(o1, c1), octal(o2, c2));
+	}
+}
+
+/* With -s, trouble is told by the exit status alone. */
+static void open_file(struct cmp_file *f, int silent)
+{
+	f->fd = strcmp(f->name, "-") == 0 ? STDIN_FILENO
+		: open(f->name, O_RDONLY);
+	if (f->fd < 0 || fstat(f->fd, &f->st) != 0) {
+		if (silent)
+			exit(EXIT_TROUBLE);
+		bb_perror_msg_and_die("%s", f->name);
+	}
+}
+
+static const struct option cmp_longopts[] = {
+	{ "print-bytes", no_argument, NULL, 'b' },
+	{ "ignore-initial", required_argument, NULL, 'i' },
+	{ "verbose", no_argument, NULL, 'l' },
+	{ "bytes", required_argument, NULL, 'n' },
+	{ "quiet", no_argument, NULL, 's' },
+	{ "silent", no_argument, NULL, 's' },
+	{ "help", no_argument, NULL, BB_OPT_HELP },
+	{ NULL, 0, NULL, 0 }
+};
+
+int cmp_main(int argc, char **argv)
+{
+	struct cmp_file f[2];
+	enum mode mode = MODE_FIRST;
+	int c, print_bytes = 0, width = 1, differ = 0;
+	uint64_t limit = UINT64_MAX, pos = 0, lines = 0, max_pos;
+	size_t chunk;
+
+	xfunc_error_retval = EXIT_TROUBLE;
+	bb_try_help_prefixed = 1;
+	memset(f, 0, sizeof(f));
+	while ((c = bb_getopt(argc, argv, ":bi:ln:s", cmp_longopts)) != -1) {
+		if (c == 'b') {
+			print_bytes = 1;
+		} else if (c == 'l') {
+			if (mode == MODE_SILENT)
+				goto incompatible;
+			mode = MODE_LIST;
+		} else if (c == 's') {
+			if (mode == MODE_LIST)
+				goto incompatible;
+			mode = MODE_SILENT;
+		} else if (c == 'n') {
+			limit = parse_skip_or_limit(optarg, optarg + strlen(optarg),
+						    "bytes");
+		} else if (c == 'i') {
+			char *colon = strchr(optarg, ':');
+			char *end = optarg + strlen(optarg);
+
+			f[0].skip = parse_skip_or_limit(optarg, colon ? colon : end,
+							"ignore-initial");
+			f[1].skip = colon ? parse_skip_or_limit(colon + 1, end,
+								"ignore-initial")
+				: f[0].skip;
+		}
+	}
+	argv += optind;
+	argc -= optind;
+	if (argc < 1)
+		cmp_usage("missing operand after '%s'", applet_name);
+	for (c = 0; c < 2 && c + 2 < argc; c++)
+		f[c].skip = parse_skip_or_limit(argv[c + 2],
+						argv[c + 2] + strlen(argv[c + 2]),
+						"ignore-initial");
+	if (argc > 4)
+		cmp_usage("extra operand '%s'", argv[4]);
+	f[0].name = argv[0];
+	f[1].name = argc > 1 ? argv[1] : "-";
+
+	open_file(&f[0], mode == MODE_SILENT);
+	open_file(&f[1], mode == MODE_SILENT);
+	/* The same file at the same place: equal without reading. */
+	if (f[0].st.st_ino == f[1].st.st_ino && f[0].st.st_dev == f[1].st.st_dev
+	    && f[0].skip == f[1].skip
+	    && lseek(f[0].fd, 0, SEEK_CUR) == lseek(f[1].fd, 0, SEEK_CUR))
+		return EXIT_SUCCESS;
+
+	/* Buffers: what a regular file has left (at most MAX_CHUNK), plus
+	 * one page to see the end; STREAM_CHUNK otherwise.  Never written
+	 * before a read lands in them. */
+	chunk = MAX_CHUNK;
+	max_pos = limit;
+	for (c = 0; c < 2; c++) {
+		if (S_ISREG(f[c].st.st_mode)) {
+			uint64_t left = (uint64_t)f[c].st.st_size > f[c].skip
+				? (uint64_t)f[c].st.st_size - f[c].skip : 0;
+
+			if (left < max_pos)
+				max_pos = left;
+		} else if (chunk > STREAM_CHUNK) {
+			chunk = STREAM_CHUNK;
+		}
+	}
+	if (max_pos < chunk - 1)        /* max_pos + 1 may wrap */
+		chunk = page_round_up(max_pos + 1);
+	if (limit < chunk)
+		chunk = (size_t)limit;
+	for (c = 0; c < 2; c++)
+		if (lazy_buffer_alloc(&f[c].buf, chunk ? chunk : 1) != 0)
+			bb_perror_msg_and_die("%s", f[c].name);
+	skip_input(&f[0]);
+	skip_input(&f[1]);
+	if (mode == MODE_LIST) {
+		for (uint64_t m = max_pos; m >= 10; m /= 10)
+			width++;
+		out_buf = xmalloc(OUT_CAP);
+	}
+
+	for (;;) {
+		size_t want = limit - pos < chunk ? (size_t)(limit - pos) : chunk;
+		ssize_t n[2];
+		size_t common, i;
+
+		for (c = 0; c < 2; c++) {
+			n[c] = want ? full_read(f[c].fd, f[c].buf.data, want) : 0;
+			if (n[c] < 0)
+				bb_perror_msg_and_die("%s", f[c].name);
+		}
+		common = (size_t)(n[0] < n[1] ? n[0] : n[1]);
+		i = first_diff(f[0].buf.data, f[1].buf.data, common);
+		if (i < common && mode != MODE_LIST) {
+			unsigned char c1 = f[0].buf.data[i], c2 = f[1].buf.data[i];
+
+			if (mode == MODE_SILENT)
+				return EXIT_FAILURE;
+			lines += count_newlines(f[0].buf.data, i);
+			if (print_bytes) {
+				char v1[8], v2[8], o1[4], o2[4];
+
+				visible_char(v1, c1);
+				visible_char(v2, c2);
+				bb_dprintf(STDOUT_FILENO,
+					   "%s %s differ: byte %llu, line %llu is %3s %s %3s %s\n",
+					   f[0].name, f[1].name,
+					   (unsigned long long)(pos + i + 1),
+					   (unsigned long long)(lines + 1),
+					   octal(o1, c1), v1, octal(o2, c2), v2);
+			} else {
+				bb_dprintf(STDOUT_FILENO,
+					   "%s %s differ: char %llu, line %llu\n",
+					   f[0].name, f[1].name,
+					   (unsigned long long)(pos + i + 1),
+					   (unsigned long long)(lines + 1));
+			}
+			return EXIT_FAILURE;
+		}
+		while (i < common) {
+			list_byte(width, print_bytes, pos + i + 1,
+				  f[0].buf.data[i], f[1].buf.data[i]);
+			differ = 1;
+			i++;
+			i += first_diff(f[0].buf.data + i, f[1].buf.data + i,
+					common - i);
+		}
+		if (mode == MODE_FIRST)
+			lines += count_newlines(f[0].buf.data, common);
+		pos += common;
+		if (n[0] != n[1]) {
+			const struct cmp_file *s = &f[n[0] < n[1] ? 0 : 1];
+
+			out_flush();
+			if (mode == MODE_SILENT)
+				return EXIT_FAILURE;
+			if (pos == 0)
+				bb_error_msg("EOF on %s which is empty", s->name);
+			else if (mode == MODE_LIST)
+				bb_error_msg("EOF on %s after byte %llu", s->name,
+					     (unsigned long long)pos);
+			else if (s->buf.data[common - 1] == '\n')
+				bb_error_msg("EOF on %s after byte %llu, line %llu",
+					     s->name, (unsigned long long)pos,
+					     (unsigned long long)lines);
+			else
+				bb_error_msg("EOF on %s after byte %llu, in line %llu",
+					     s->name, (unsigned long long)pos,
+					     (unsigned long long)lines + 1);
+			return EXIT_FAILURE;
+		}
+		if (n[0] == 0 || pos >= limit)
+			break;
+	}
+	if (mode == MODE_LIST)
+		out_flush();
+	return differ ? EXIT_FAILURE : EXIT_SUCCESS;
+
+incompatible:
+	bb_show_usage_error("options -l and -s are incompatible");
+}
