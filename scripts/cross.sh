@@ -84,7 +84,8 @@ for arch in $ARCHS; do
 				check > "$o/check.log" 2>&1
 			rc=$?
 			grep -E '^FAIL' "$o/check.log"
-			result=$(tail -n 1 "$o/check.log")
+			result=$(grep -E '^[0-9]+ passed, ' "$o/check.log" | tail -n 1)
+			[ -n "$result" ] || result=$(tail -n 1 "$o/check.log")
 			if [ $rc != 0 ]; then
 				status=FAIL
 				failed=1
