@@ -210,16 +210,21 @@ static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
 	return FAST_DONE;
 }
 
-/* A never-written buffer to write or vmsplice zeros from: its pages map
- * the shared zero page when read, so they cost no memory. */
-static bool get_zero_buffer(struct dd_run *run, struct lazy_buffer *zeros,
-			    enum copy_path path)
+/*
+ * A never-written buffer to write or vmsplice zeros from: its pages map
+ * the shared zero page when read, so they cost no memory.  1 MiB: a
+ * vmsplice moves at most a pipe's worth anyway, and writes to a file
+ * measured faster in 1 MiB chunks than in 8 MiB ones (75 vs 110 ms for
+ * 512 MiB; GNU's 1 MiB read+write took 89 ms).
+ */
+static bool get_zero_buffer(struct dd_run *run, struct lazy_buffer *zeros)
 {
-	/* vmsplice moves at most a pipe's worth per call. */
-	uint64_t size = path == COPY_VMSPLICE_ZEROS ? 1 << 20 : FAST_CHUNK / 8;
+	uint64_t size = 1 << 20;
 
 	if (run->ibuf.capacity >= size) {
-		*zeros = run->ibuf;   /* never read into on this path */
+		/* The first MiB of the input buffer: never read into here. */
+		zeros->data = run->ibuf.data;
+		zeros->capacity = size;
 		return true;
 	}
 	return lazy_buffer_alloc(zeros, size) == 0;
@@ -256,7 +261,7 @@ enum fast_result copy_fast(struct dd_run *run)
 		return copy_per_record(run, path);
 
 	if ((path == COPY_VMSPLICE_ZEROS || path == COPY_WRITE_ZEROS)
-	    && !get_zero_buffer(run, &zeros, path))
+	    && !get_zero_buffer(run, &zeros))
 		return FAST_NOT_USED;
 	result = copy_coalesced(run, path, zeros.data ? &zeros : NULL);
 	if (zeros.data && zeros.data != run->ibuf.data)
