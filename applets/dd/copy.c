@@ -34,6 +34,25 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	run->prev_read = n;
 }
 
+/*
+ * How much the next record may read: ibs, or what count= in bytes
+ * leaves for the last one.  False once count= records are in.
+ */
+bool next_record_size(const struct dd_run *run, size_t *size)
+{
+	const struct dd_options *opt = run->opt;
+	uint64_t records = run->stats.in_full + run->stats.in_partial;
+
+	*size = (size_t)opt->ibs;
+	if (opt->max_records == UINT64_MAX)
+		return true;
+	if (records >= opt->max_records + (opt->max_bytes != 0))
+		return false;
+	if (records >= opt->max_records)
+		*size = (size_t)opt->max_bytes;
+	return true;
+}
+
 /* One read(2), as GNU's iread: EINTR retried (after acting on signals). */
 static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
 {
@@ -255,16 +274,11 @@ int copy_records(struct dd_run *run)
 	}
 
 	for (;;) {
-		uint64_t records = run->stats.in_full + run->stats.in_partial;
-		size_t size = (size_t)opt->ibs;
+		size_t size;
 		ssize_t len;
 
-		if (opt->max_records != UINT64_MAX) {
-			if (records >= opt->max_records + (opt->max_bytes != 0))
-				break;
-			if (records >= opt->max_records)
-				size = (size_t)opt->max_bytes;
-		}
+		if (!next_record_size(run, &size))
+			break;
 		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS)
 			maybe_print_progress(run);
 

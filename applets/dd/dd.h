@@ -149,6 +149,7 @@ BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
 /* copy.c */
 int copy_records(struct dd_run *run);
+bool next_record_size(const struct dd_run *run, size_t *size);
 ssize_t read_input(struct dd_run *run, size_t size);
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
 /* Append converted bytes to the output buffer, writing each full obs

@@ -171,16 +171,11 @@ static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
 	bool moved_any = false;
 
 	for (;;) {
-		uint64_t records = run->stats.in_full + run->stats.in_partial;
-		size_t size = (size_t)opt->ibs;
+		size_t size;
 		ssize_t n;
 
-		if (opt->max_records != UINT64_MAX) {
-			if (records >= opt->max_records + (opt->max_bytes != 0))
-				break;
-			if (records >= opt->max_records)
-				size = (size_t)opt->max_bytes;
-		}
+		if (!next_record_size(run, &size))
+			break;
 		process_signals(run);
 		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS)
 			maybe_print_progress(run);

@@ -98,27 +98,26 @@ void plan_buffers(struct dd_run *run)
 		die_memory_exhausted("output", opt->obs);
 }
 
-/* Make room for at least want bytes of input (at most ibs), doubling to
+/* Grow buf to hold at least want bytes (at most limit), doubling to
  * keep the number of mremap calls small. */
-void grow_input_buffer(struct dd_run *run, uint64_t want)
+static void grow_buffer(struct lazy_buffer *buf, uint64_t want, uint64_t limit,
+			const char *which)
 {
-	uint64_t size = run->ibuf.capacity;
+	uint64_t size = buf->capacity;
 
-	while (size < want && size < run->opt->ibs)
+	while (size < want && size < limit)
 		size = size > UINT64_MAX / 2 ? UINT64_MAX : size * 2;
-	size = min_u64(size, run->opt->ibs);
-	if (size > run->ibuf.capacity && lazy_buffer_grow(&run->ibuf, size) != 0)
-		die_memory_exhausted("input", run->opt->ibs);
+	size = min_u64(size, limit);
+	if (size > buf->capacity && lazy_buffer_grow(buf, size) != 0)
+		die_memory_exhausted(which, limit);
 }
 
-/* Make room for at least want bytes of staged output (at most obs). */
+void grow_input_buffer(struct dd_run *run, uint64_t want)
+{
+	grow_buffer(&run->ibuf, want, run->opt->ibs, "input");
+}
+
 void grow_output_buffer(struct dd_run *run, uint64_t want)
 {
-	uint64_t size = run->obuf.capacity;
-
-	while (size < want && size < run->opt->obs)
-		size = size > UINT64_MAX / 2 ? UINT64_MAX : size * 2;
-	size = min_u64(size, run->opt->obs);
-	if (size > run->obuf.capacity && lazy_buffer_grow(&run->obuf, size) != 0)
-		die_memory_exhausted("output", run->opt->obs);
+	grow_buffer(&run->obuf, want, run->opt->obs, "output");
 }
