@@ -21,7 +21,9 @@
  *                per-CPU RSS counters lag by up to 31 pages per CPU and
  *                counter) and includes the helper's own pages before exec.
  *                Falls back to ru_maxrss when ptrace is not allowed.
- *       Pipes keep the default size: CMD may raise it itself.
+ *       Pipes keep the default size (CMD may raise it itself), unless
+ *       BENCH_PIPE_SZ=BYTES in the environment sets both pipes' capacity
+ *       for every contender alike.
  *   bench-helper mkfile FILE SIZE   write SIZE bytes of pseudo-random data,
  *                                   fdatasync (so no writeback later)
  *   bench-helper warm FILE          pull FILE into the page cache
@@ -172,11 +174,14 @@ static int cmd_run(int argc, char **argv)
 
 	pid_t ppid = 0, cpid = 0, pid;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
+	const char *pipe_sz = getenv("BENCH_PIPE_SZ");
 	double t0 = now();
 	if (prod) {
 		int fd = xopen(prod, O_RDONLY);
 		if (pipe(in))
 			die("pipe");
+		if (pipe_sz && *pipe_sz)
+			fcntl(in[1], F_SETPIPE_SZ, atoi(pipe_sz));
 		ppid = spawn_pump(fd, in[1], in[0], -1);
 		close(fd);
 		close(in[1]);
@@ -185,6 +190,8 @@ static int cmd_run(int argc, char **argv)
 		int nul = xopen("/dev/null", O_WRONLY);
 		if (pipe(out))
 			die("pipe");
+		if (pipe_sz && *pipe_sz)
+			fcntl(out[1], F_SETPIPE_SZ, atoi(pipe_sz));
 		cpid = spawn_pump(out[0], nul, out[1], in[0]);
 		close(nul);
 		close(out[0]);

@@ -25,6 +25,9 @@
 #                       zero-null zero-pipe file-null file-pipe pipe-pipe
 #                       file-file pipe-file zero-file (or "speed" for all
 #                       of them), "rss", "nocache"
+#   BENCH_PIPE_SZ=BYTES capacity of the pipes feeding and draining dd, the
+#                       same for every contender (default: the kernel's
+#                       64 KiB; ceiling.c raises its own pipes to the chunk)
 #   BENCH_DIR=DIR       where the temp dir goes (default /var/tmp); it must
 #                       be on a real disk, not tmpfs
 #   SHARED_TOOLS=DIR    ceiling.c and cachewatch.c (default ../shared/tools
@@ -501,7 +504,7 @@ if [ -s "$SPEED_TABLE" ]; then
 	echo "Ratios are speedups (other's median time ÷ zerobox's; >1: zerobox faster)."
 	[ -z "$CEILING" ] || echo "Ceiling: the fastest method of ../shared/tools/ceiling.c for the same path and chunk" \
 		"(median of $BENCH_CEIL_RUNS rounds); it raises its pipes to the chunk size, while the" \
-		"pipes given to dd keep the default 64 KiB. Above 100%: zerobox moved more than bs" \
+		"pipes given to dd hold ${BENCH_PIPE_SZ:-65536 (the default)} bytes. Above 100%: zerobox moved more than bs" \
 		"per system call, or skipped work that the ceiling does."
 	echo "Rows writing a file are the noisiest: in a VM with free page reporting, memory" \
 		"that sat free for 2 s goes back to the host and is slow to fault in again."
