@@ -3,7 +3,8 @@
  *
  * mmap gives pages the kernel maps only when first touched, and nothing
  * here touches them (no memset, no MAP_POPULATE): a 1 GiB buffer that
- * receives 4 KiB costs one page of RSS.  Growing uses mremap, which moves
+ * receives 4 KiB costs one page of RSS.  The exception is the small zero
+ * block for vmsplice, which must be real pages (see libbb.h).  Growing uses mremap, which moves
  * page tables rather than bytes.  MAP_NORESERVE is left out on purpose,
  * so that with overcommit off an impossible size fails here, up front,
  * instead of as a SIGBUS later.
@@ -67,6 +68,23 @@ int lazy_buffer_grow(struct lazy_buffer *buf, uint64_t size)
 			errno = ENOMEM;
 		return -1;
 	}
+	buf->data = p;
+	buf->capacity = cap;
+	return 0;
+}
+
+int zero_block_alloc(struct lazy_buffer *buf, size_t size)
+{
+	/* MAP_POPULATE on a private writable mapping write-faults every
+	 * page: each is a page of its own, zeroed by the kernel. */
+	size_t cap = page_round_up(size);
+	void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	buf->data = NULL;
+	buf->capacity = 0;
+	if (!cap || p == MAP_FAILED)
+		return -1;
 	buf->data = p;
 	buf->capacity = cap;
 	return 0;

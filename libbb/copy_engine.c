@@ -44,10 +44,24 @@ enum copy_path copy_choose_path(const struct stat *in, const struct stat *out)
 	return COPY_READ_WRITE;
 }
 
+/* vmsplice len bytes of zeros: the same zero block, again and again. */
+static ssize_t vmsplice_zeros(int out_fd, const void *block, size_t len)
+{
+	struct iovec iov[ZERO_BLOCK_REPEATS];
+	int n = 0;
+
+	while (len > 0 && n < ZERO_BLOCK_REPEATS) {
+		iov[n].iov_base = (void *)block;
+		iov[n].iov_len = len < ZERO_BLOCK_SIZE ? len : ZERO_BLOCK_SIZE;
+		len -= iov[n].iov_len;
+		n++;
+	}
+	return vmsplice(out_fd, iov, (unsigned long)n, 0);
+}
+
 ssize_t copy_step(enum copy_path path, int in_fd, int out_fd,
 		  const void *zeros, size_t len)
 {
-	struct iovec iov;
 
 	switch (path) {
 	case COPY_FILE_RANGE:
@@ -57,11 +71,7 @@ ssize_t copy_step(enum copy_path path, int in_fd, int out_fd,
 	case COPY_SPLICE:
 		return splice(in_fd, NULL, out_fd, NULL, len, SPLICE_F_MOVE);
 	case COPY_VMSPLICE_ZEROS:
-		/* Pages never written map the shared zero page: nothing is
-		 * copied and RSS does not grow. */
-		iov.iov_base = (void *)zeros;
-		iov.iov_len = len;
-		return vmsplice(out_fd, &iov, 1, 0);
+		return vmsplice_zeros(out_fd, zeros, len);
 	case COPY_WRITE_ZEROS:
 		return write(out_fd, zeros, len);
 	case COPY_READ_WRITE:

@@ -127,7 +127,7 @@ static enum fast_result copy_coalesced(struct dd_run *run, enum copy_path path,
 
 	if (run->cache)
 		chunk = CACHE_WINDOW;   /* keep the cache footprint bounded */
-	if (zeros && chunk > zeros->capacity)
+	if (path == COPY_WRITE_ZEROS && chunk > zeros->capacity)
 		chunk = zeros->capacity;
 
 	while (moved < limit) {
@@ -206,16 +206,19 @@ static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
 }
 
 /*
- * A never-written buffer to write or vmsplice zeros from: its pages map
- * the shared zero page when read, so they cost no memory.  1 MiB: a
- * vmsplice moves at most a pipe's worth anyway, and writes to a file
- * measured faster in 1 MiB chunks than in 8 MiB ones (75 vs 110 ms for
- * 512 MiB; GNU's 1 MiB read+write took 89 ms).
+ * Where zeros come from.  Written: a never-written 1 MiB buffer, whose
+ * pages map the shared zero page when read, so they cost no memory;
+ * writes to a file measured faster in 1 MiB chunks than in 8 MiB ones
+ * (75 vs 110 ms for 512 MiB; GNU's 1 MiB read+write took 89 ms).
+ * Vmspliced: a 64 KiB block of real zero pages (see ZERO_BLOCK_SIZE).
  */
-static bool get_zero_buffer(struct dd_run *run, struct lazy_buffer *zeros)
+static bool get_zeros(struct dd_run *run, enum copy_path path,
+		      struct lazy_buffer *zeros)
 {
 	uint64_t size = 1 << 20;
 
+	if (path == COPY_VMSPLICE_ZEROS)
+		return zero_block_alloc(zeros, ZERO_BLOCK_SIZE) == 0;
 	if (run->ibuf.capacity >= size) {
 		/* The first MiB of the input buffer: never read into here. */
 		zeros->data = run->ibuf.data;
@@ -256,7 +259,7 @@ enum fast_result copy_fast(struct dd_run *run)
 		return copy_per_record(run, path);
 
 	if ((path == COPY_VMSPLICE_ZEROS || path == COPY_WRITE_ZEROS)
-	    && !get_zero_buffer(run, &zeros))
+	    && !get_zeros(run, path, &zeros))
 		return FAST_NOT_USED;
 	result = copy_coalesced(run, path, zeros.data ? &zeros : NULL);
 	if (zeros.data && zeros.data != run->ibuf.data)
