@@ -11,7 +11,7 @@
 //config:	  Concatenate files to standard output.
 //config:
 //config:config FEATURE_CAT_ZEROCOPY
-//config:	bool "Zero-copy kernel paths (splice, sendfile, copy_file_range)"
+//config:	bool "Zero-copy kernel paths (splice, copy_file_range)"
 //config:	default y
 //config:	depends on CAT
 //config:	help

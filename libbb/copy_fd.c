@@ -12,7 +12,6 @@
 enum {
 	RW_CHUNK = 128 << 10,           /* GNU cat's and head's io_blksize */
 	ENGINE_CHUNK = 1 << 30,         /* one syscall moves this at most */
-	PIPE_TARGET = 1 << 20,          /* as measured in ../shared/tools */
 };
 
 /* The read size: RW_CHUNK, bounded by limit and, for a regular file, by
@@ -68,21 +67,24 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 		     struct lazy_buffer *buf, int *which)
 {
 	struct stat ist, ost;
+	struct copy_channel ch;
 	enum copy_path path = COPY_READ_WRITE;
 	uint64_t moved = 0;
+	int result = 0;
 
 	if (fstat(in_fd, &ist) == 0 && fstat(out_fd, &ost) == 0)
-		path = copy_choose_path(&ist, &ost);
+		path = copy_choose_path(&ist, out_fd, &ost);
 	/* The *_ZEROS paths need a buffer known never written: not ours. */
 	if (path == COPY_READ_WRITE || path == COPY_VMSPLICE_ZEROS
-	    || path == COPY_WRITE_ZEROS)
+	    || path == COPY_WRITE_ZEROS
+	    || copy_channel_open(&ch, path, in_fd, out_fd, NULL) != 0)
 		return copy_fd_rw(in_fd, out_fd, limit, buf, which);
 	if (path == COPY_SPLICE && S_ISFIFO(ost.st_mode))
-		pipe_raise_capacity(out_fd, PIPE_TARGET);
+		pipe_raise_capacity(out_fd, PIPE_MAX_CAPACITY);
 
 	while (limit) {
 		size_t len = limit < ENGINE_CHUNK ? (size_t)limit : ENGINE_CHUNK;
-		ssize_t n = copy_step(path, in_fd, out_fd, NULL, len);
+		ssize_t n = copy_channel_step(&ch, len);
 
 		if (n < 0 && errno == EINTR) {
 			if (safe_eintr_hook)
@@ -91,16 +93,21 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 		}
 		/* Before any byte moved, a refused path or a first 0 (procfs
 		 * and sysfs files claim size 0) falls back to read/write. */
-		if (moved == 0 && (n == 0 || copy_error_allows_fallback(errno)))
+		if (moved == 0
+		    && (n == 0 || (n < 0 && copy_error_allows_fallback(errno)))) {
+			copy_channel_close(&ch);
 			return copy_fd_rw(in_fd, out_fd, limit, buf, which);
+		}
 		if (n < 0) {
 			*which = engine_error_side(errno);
-			return -1;
+			result = -1;
+			break;
 		}
 		if (n == 0)
 			break;
 		moved += (uint64_t)n;
 		limit -= (uint64_t)n;
 	}
-	return 0;
+	copy_channel_close(&ch);
+	return result;
 }

@@ -102,6 +102,17 @@ skip_under_sanitizer() {
 	return 0
 }
 
+# only_if WHY CMD...: skip the tests that follow unless CMD succeeds
+# (WHY names what is missing); "only_if" alone ends that.
+_zb_only=
+only_if() {
+	_zb_only=
+	[ $# = 0 ] && return 0
+	_w=$1; shift
+	"$@" > /dev/null 2>&1 || _zb_only=" $_w"
+	return 0
+}
+
 _zb_result() { echo "$1" >> "$ZB_RESULTS"; }
 
 testing() {
@@ -111,7 +122,7 @@ testing() {
 		return 1
 	fi
 	_name=$1
-	_why="$_zb_optional$_zb_require$_zb_emu_skip"
+	_why="$_zb_optional$_zb_require$_zb_emu_skip$_zb_only"
 	if [ -n "$_why" ]; then
 		echo "SKIP: $_name"
 		[ "$VERBOSE" = 1 ] && echo "      (needs:$_why)"

@@ -14,7 +14,7 @@
 //config:	  operands, as GNU coreutils dd does.
 //config:
 //config:config FEATURE_DD_SPLICE
-//config:	bool "Zero-copy kernel paths (splice, sendfile, copy_file_range)"
+//config:	bool "Zero-copy kernel paths (splice, vmsplice, copy_file_range)"
 //config:	default y
 //config:	depends on DD
 //config:	help

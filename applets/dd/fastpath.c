@@ -117,17 +117,19 @@ static void advance(struct dd_run *run, bool reads_input, uint64_t n)
 	output_written(run);
 }
 
-static enum fast_result copy_coalesced(struct dd_run *run, enum copy_path path,
+static enum fast_result copy_coalesced(struct dd_run *run,
+				       struct copy_channel *ch,
 				       const struct lazy_buffer *zeros)
 {
 	const struct dd_options *opt = run->opt;
-	bool reads_input = path != COPY_VMSPLICE_ZEROS && path != COPY_WRITE_ZEROS;
+	bool reads_input = ch->path != COPY_VMSPLICE_ZEROS
+		&& ch->path != COPY_WRITE_ZEROS;
 	uint64_t limit = count_limit(opt), moved = 0;
 	size_t chunk = FAST_CHUNK;
 
 	if (run->cache)
 		chunk = CACHE_WINDOW;   /* keep the cache footprint bounded */
-	if (path == COPY_WRITE_ZEROS && chunk > zeros->capacity)
+	if (ch->path == COPY_WRITE_ZEROS && chunk > zeros->capacity)
 		chunk = zeros->capacity;
 
 	while (moved < limit) {
@@ -139,8 +141,7 @@ static enum fast_result copy_coalesced(struct dd_run *run, enum copy_path path,
 			count_coalesced(run, moved, false);
 			maybe_print_progress(run);
 		}
-		n = copy_step(path, run->in_fd, run->out_fd,
-			      zeros ? zeros->data : NULL, want);
+		n = copy_channel_step(ch, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -165,7 +166,8 @@ static enum fast_result copy_coalesced(struct dd_run *run, enum copy_path path,
 	return FAST_DONE;
 }
 
-static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
+static enum fast_result copy_per_record(struct dd_run *run,
+					struct copy_channel *ch)
 {
 	const struct dd_options *opt = run->opt;
 	bool moved_any = false;
@@ -179,7 +181,7 @@ static enum fast_result copy_per_record(struct dd_run *run, enum copy_path path)
 		process_signals(run);
 		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS)
 			maybe_print_progress(run);
-		n = copy_step(path, run->in_fd, run->out_fd, NULL, size);
+		n = copy_channel_step(ch, size);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -233,6 +235,7 @@ enum fast_result copy_fast(struct dd_run *run)
 	const struct dd_options *opt = run->opt;
 	struct stat in_st, out_st;
 	struct lazy_buffer zeros = { NULL, 0 };
+	struct copy_channel ch;
 	enum copy_path path;
 	enum fast_result result;
 	bool coalesce;
@@ -241,7 +244,7 @@ enum fast_result copy_fast(struct dd_run *run)
 	    || fstat(run->out_fd, &out_st) != 0
 	    || is_nonblocking(run->in_fd) || is_nonblocking(run->out_fd))
 		return FAST_NOT_USED;
-	path = copy_choose_path(&in_st, &out_st);
+	path = copy_choose_path(&in_st, run->out_fd, &out_st);
 	if (path == COPY_READ_WRITE)
 		return FAST_NOT_USED;
 	if (S_ISFIFO(out_st.st_mode) && opt->obs <= PIPE_BUF)
@@ -255,13 +258,16 @@ enum fast_result copy_fast(struct dd_run *run)
 
 	if (S_ISFIFO(out_st.st_mode))
 		pipe_raise_capacity(run->out_fd, (size_t)opt->obs);
-	if (!coalesce)
-		return copy_per_record(run, path);
-
 	if ((path == COPY_VMSPLICE_ZEROS || path == COPY_WRITE_ZEROS)
 	    && !get_zeros(run, path, &zeros))
 		return FAST_NOT_USED;
-	result = copy_coalesced(run, path, zeros.data ? &zeros : NULL);
+	if (copy_channel_open(&ch, path, run->in_fd, run->out_fd, zeros.data) != 0)
+		result = FAST_NOT_USED;
+	else if (coalesce)
+		result = copy_coalesced(run, &ch, &zeros);
+	else
+		result = copy_per_record(run, &ch);
+	copy_channel_close(&ch);
 	if (zeros.data && zeros.data != run->ibuf.data)
 		lazy_buffer_free(&zeros);
 	return result;
