@@ -6,12 +6,16 @@
  * a command includes what the forked helper had mapped before exec).
  *
  * Usage:
- *   bench-helper run [-p FILE] [-c] [-R] -- CMD [ARG...]
+ *   bench-helper run [-p FILE [-b CHUNK]] [-c] [-R] -- CMD [ARG...]
  *       Run CMD and print "SECONDS MAXRSS_KIB STATUS" on stdout.
- *       -p FILE  CMD's stdin is a pipe fed by a producer child that splices
- *                FILE into it (read+write fallback) until EOF.
+ *       -p FILE  CMD's stdin is a pipe fed by a producer child that writes
+ *                as many bytes as FILE holds, CHUNK bytes per write(2)
+ *                (default 1 MiB), all from one buffer filled with FILE's
+ *                first CHUNK bytes: ceiling.c's producer, so that dd and
+ *                the ceiling face the same writer.
  *       -c       CMD's stdout is a pipe drained by a consumer child that
- *                splices it to /dev/null (1 MiB read fallback).
+ *                splices it to /dev/null, as ceiling.c's does (1 MiB read
+ *                fallback).
  *       The clock (CLOCK_MONOTONIC) starts before the first fork and stops
  *       when CMD and the consumer have both exited.  MAXRSS is CMD's
  *       ru_maxrss from wait4.  STATUS is CMD's exit code, or "sigN".
@@ -77,7 +81,8 @@ static double now(void)
 static void pump(int in, int out)
 {
 	ssize_t n;
-	while ((n = splice(in, NULL, out, NULL, BUFSZ, SPLICE_F_MOVE | SPLICE_F_MORE)) > 0)
+	/* As ceiling.c's consumer: ask for everything the pipe holds. */
+	while ((n = splice(in, NULL, out, NULL, 1 << 30, SPLICE_F_MOVE)) > 0)
 		;
 	if (n == 0)
 		return;
@@ -94,6 +99,41 @@ static void pump(int in, int out)
 				return;	/* EPIPE: the reader left */
 			off += w;
 		}
+}
+
+/* The producer: write the size of in to out, chunk bytes at a time,
+ * from one buffer holding in's first chunk. */
+static void produce(int in, int out, size_t chunk)
+{
+	struct stat st;
+	char *b = malloc(chunk);
+	size_t have = 0;
+	ssize_t n;
+	if (!b || fstat(in, &st))
+		die("producer");
+	while (have < chunk && (n = read(in, b + have, chunk - have)) > 0)
+		have += n;
+	memset(b + have, 0x5a, chunk - have);
+	for (long long left = st.st_size; left > 0;) {
+		size_t want = left < (long long)chunk ? (size_t)left : chunk;
+		ssize_t w = write(out, b, want);
+		if (w <= 0)
+			return;	/* EPIPE: the reader left */
+		left -= w;
+	}
+}
+
+static pid_t spawn_producer(int in, int out, int close1, size_t chunk)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		close(close1);
+		produce(in, out, chunk);
+		_exit(0);
+	}
+	return pid;
 }
 
 static pid_t spawn_pump(int in, int out, int close1, int close2)
@@ -157,10 +197,13 @@ static void wait_traced(pid_t pid, int *st, struct rusage *ru, long *hwm)
 static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
+	size_t chunk = BUFSZ;
 	int cons = 0, trace = 0, c;
-	while ((c = getopt(argc, argv, "+p:cR")) != -1) {
+	while ((c = getopt(argc, argv, "+p:b:cR")) != -1) {
 		if (c == 'p')
 			prod = optarg;
+		else if (c == 'b' && atol(optarg) > 0)
+			chunk = atol(optarg);
 		else if (c == 'c')
 			cons = 1;
 		else if (c == 'R')
@@ -182,7 +225,7 @@ static int cmd_run(int argc, char **argv)
 			die("pipe");
 		if (pipe_sz && *pipe_sz)
 			fcntl(in[1], F_SETPIPE_SZ, atoi(pipe_sz));
-		ppid = spawn_pump(fd, in[1], in[0], -1);
+		ppid = spawn_producer(fd, in[1], in[0], chunk);
 		close(fd);
 		close(in[1]);
 	}
@@ -313,7 +356,7 @@ int main(int argc, char **argv)
 		return cmd_evict(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "noop"))
 		return 0;
-	fprintf(stderr, "usage: bench-helper run [-p FILE] [-c] -- CMD... | mkfile FILE SIZE"
+	fprintf(stderr, "usage: bench-helper run [-p FILE [-b CHUNK]] [-c] [-R] -- CMD... | mkfile FILE SIZE"
 		" | warm FILE | evict FILE | noop\n");
 	return 125;
 }

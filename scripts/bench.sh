@@ -18,16 +18,26 @@
 #                       /usr/bin/busybox; empty: skip the column)
 #   BENCH_SCALE=X       multiplies the data sizes (default 1: 1 GiB per run,
 #                       bs=512 rows 1/16 of it, nocache 2 GiB); 0.05 is quick
-#   BENCH_RUNS=N        runs per contender and scenario (default 5)
-#   BENCH_CEIL_RUNS=N   rounds of ceiling's per-method runs (default 3)
+#   BENCH_RUNS=N        runs per contender and scenario (default 7)
 #   BENCH_NOCACHE_RUNS=N  runs per row of the nocache section (default 1)
 #   BENCH_ONLY="..."    only these scenarios and sections, by name: any of
 #                       zero-null zero-pipe file-null file-pipe pipe-pipe
 #                       file-file pipe-file zero-file (or "speed" for all
 #                       of them), "rss", "nocache"
 #   BENCH_PIPE_SZ=BYTES capacity of the pipes feeding and draining dd, the
-#                       same for every contender (default: the kernel's
-#                       64 KiB; ceiling.c raises its own pipes to the chunk)
+#                       same for every contender and for ceiling.c (-P).
+#                       Default: the block size, at least 64 KiB, which is
+#                       what ceiling.c gives its own pipes, so that dd and
+#                       the ceiling measure the same path; "kernel": the
+#                       kernel's default pipes (64 KiB), which bound what
+#                       one splice from an input pipe can move
+#   BENCH_OUTPUT=inplace|new  how a file output is written: inplace (the
+#                       default) overwrites a file of the same size, with
+#                       conv=notrunc for dd and -K for ceiling.c, so that the
+#                       copy path is timed and not the page allocator (in a
+#                       VM that hands free memory back to the host, fresh
+#                       page cache costs a random 1x-4x); new: a new file
+#                       every run, as a first write to a fresh file costs
 #   BENCH_DIR=DIR       where the temp dir goes (default /var/tmp); it must
 #                       be on a real disk, not tmpfs
 #   SHARED_TOOLS=DIR    ceiling.c and cachewatch.c (default ../shared/tools
@@ -54,16 +64,17 @@ GNU_DD=${GNU_DD-/usr/bin/dd}
 BUSYBOX=${BUSYBOX-/usr/bin/busybox}
 SHARED_TOOLS=${SHARED_TOOLS:-$REPO/../shared/tools}
 BENCH_SCALE=${BENCH_SCALE:-1}
-BENCH_RUNS=${BENCH_RUNS:-5}
-BENCH_CEIL_RUNS=${BENCH_CEIL_RUNS:-3}
+BENCH_RUNS=${BENCH_RUNS:-7}
 BENCH_NOCACHE_RUNS=${BENCH_NOCACHE_RUNS:-1}
 BENCH_ONLY=${BENCH_ONLY:-}
 BENCH_DIR=${BENCH_DIR:-/var/tmp}
+BENCH_OUTPUT=${BENCH_OUTPUT:-inplace}
 
 # Scenarios: name, input kind, output kind, block sizes.
 # Kinds: zero = /dev/zero, null = /dev/null, file = a cached file (input) or
-# a new file in the temp dir (output), pipe = a pipe from the helper's splice
-# source of the cached file (input) or to its splice sink (output).
+# a new file in the temp dir (output), pipe = a pipe from the helper's
+# producer, which writes bs-sized chunks as ceiling.c's does (input), or to
+# its splice sink (output).
 SCENARIOS='
 zero-null zero null 64K 1M
 zero-pipe zero pipe 64K 1M
@@ -92,8 +103,16 @@ die() { say "bench: $*"; exit 1; }
 
 # ---- checks and setup ------------------------------------------------
 
-case $BENCH_RUNS$BENCH_CEIL_RUNS$BENCH_NOCACHE_RUNS in
-*[!0-9]*) die "BENCH_RUNS, BENCH_CEIL_RUNS and BENCH_NOCACHE_RUNS are counts" ;;
+case $BENCH_RUNS$BENCH_NOCACHE_RUNS in
+*[!0-9]*) die "BENCH_RUNS and BENCH_NOCACHE_RUNS are counts" ;;
+esac
+case $BENCH_OUTPUT in
+inplace | new) ;;
+*) die "BENCH_OUTPUT is inplace or new" ;;
+esac
+case ${BENCH_PIPE_SZ:-0} in
+kernel) ;;
+*[!0-9]*) die "BENCH_PIPE_SZ is a byte count, or \"kernel\"" ;;
 esac
 [ "$BENCH_RUNS" -ge 1 ] || die "BENCH_RUNS must be at least 1"
 awk -v s="$BENCH_SCALE" 'BEGIN { exit !(s + 0 > 0) }' ||
@@ -189,7 +208,7 @@ CACHEWATCH=$(build_tool cachewatch)
 
 # run_dd WHO DDARG...: one run through the helper, with the helper options in
 # $HOPTS; prints "SECONDS MAXRSS_KIB STATUS".  dd's stderr goes to $T/err.
-HOPTS=
+HOPTS= psz=
 run_dd() {
 	who=$1; shift
 	case $who in
@@ -197,7 +216,7 @@ run_dd() {
 	gnu) set -- "$GNU_DD" "$@" ;;
 	busybox) set -- "$BUSYBOX" dd "$@" ;;
 	esac
-	"$HELPER" run $HOPTS -- "$@" 2>"$T/err" </dev/null
+	BENCH_PIPE_SZ=$psz "$HELPER" run $HOPTS -- "$@" 2>"$T/err" </dev/null
 }
 
 median() {	# median FILE: of the numbers in FILE, one a line; empty if none
@@ -232,6 +251,18 @@ ratio() {
 	fi
 }
 
+# run_ceiling BS OPTS IN OUT: one run of each of ceiling.c's methods;
+# appends "METHOD GB/s" lines to $T/ceiling.runs, prints them on one line.
+run_ceiling() {
+	if "$CEILING" -q -r 1 -b "$1" $2 all "$3" "$4" >"$T/ceiling.txt" 2>"$T/ceiling.err"; then
+		awk 'NR > 2 && $2 ~ /^[0-9.]+$/ { print $1, $2 }' "$T/ceiling.txt" >>"$T/ceiling.runs"
+		awk 'NR > 2 && $2 ~ /^[0-9.]+$/ { printf "%s%s %s", sep, $1, $2; sep = ", " }
+			END { print " GB/s" }' "$T/ceiling.txt"
+	else
+		echo "failed: $(cat "$T/ceiling.txt" "$T/ceiling.err" | tail -n 1)"
+	fi
+}
+
 # ---- data ------------------------------------------------------------
 
 DATA=$T/data
@@ -260,15 +291,25 @@ bench_case() {
 	nblocks=$((bytes / $(bs_bytes "$bs")))
 	[ -f "$infile" ] || "$HELPER" mkfile "$infile" "$bytes"
 
-	HOPTS='' ddargs="bs=$bs" cin='' cout='' copts=''
+	# The pipes around dd: the same for every contender and the ceiling.
+	psz=${BENCH_PIPE_SZ:-$(bs_bytes "$bs")}
+	[ "$psz" = kernel ] && psz=65536
+	[ "$psz" -ge 65536 ] || psz=65536
+
+	HOPTS='' ddargs="bs=$bs" cin='' cout='' copts="-P $psz"
 	case $in in
-	zero) ddargs="$ddargs if=/dev/zero count=$nblocks" cin=/dev/zero copts="-n $bytes" ;;
-	file) ddargs="$ddargs if=$infile" cin=$infile copts=-w ;;
-	pipe) HOPTS="-p $infile" cin=pipe copts="-n $bytes" ;;
+	zero) ddargs="$ddargs if=/dev/zero count=$nblocks" cin=/dev/zero copts="$copts -n $bytes" ;;
+	file) ddargs="$ddargs if=$infile" cin=$infile copts="$copts -w" ;;
+	pipe) HOPTS="-p $infile -b $(bs_bytes "$bs")" cin=pipe copts="$copts -n $bytes" ;;
 	esac
 	case $out in
 	null) ddargs="$ddargs of=/dev/null" cout=/dev/null ;;
-	file) ddargs="$ddargs of=$OUT" cout=$T/ceiling.out ;;
+	file)
+		ddargs="$ddargs of=$OUT" cout=$OUT
+		if [ "$BENCH_OUTPUT" = inplace ]; then
+			ddargs="$ddargs conv=notrunc" copts="$copts -K"
+			"$HELPER" mkfile "$OUT" "$bytes"
+		fi ;;
 	pipe) HOPTS="$HOPTS -c" cout=pipe ;;
 	esac
 	desc="$(label "$in") → $(label "$out")"
@@ -278,14 +319,23 @@ bench_case() {
 		: >"$T/times.$who"
 		: >"$T/fail.$who"
 	done
+	: >"$T/ceiling.runs"
+	# Each round starts one later in this list, so that nobody always
+	# runs right after the same neighbour (a file freed by the one before
+	# is slow to allocate again once the host has reclaimed it).
+	order="$CONTENDERS${CEILING:+ ceiling}"
 	r=1
 	while [ "$r" -le "$BENCH_RUNS" ]; do
 		line="   run $r:"
-		for who in $CONTENDERS; do
+		for who in $order; do
 			# Cached input before every run: some VMs reclaim idle
 			# page cache.  Costs little when it is still cached.
 			[ "$in" = zero ] || "$HELPER" warm "$infile"
-			rm -f "$OUT"
+			[ "$BENCH_OUTPUT" = inplace ] || rm -f "$OUT"
+			if [ "$who" = ceiling ]; then
+				line="$line ceiling $(run_ceiling "$bs" "$copts" "$cin" "$cout")"
+				continue
+			fi
 			set -- $(run_dd "$who" $ddargs)
 			if [ "${3:-x}" = 0 ]; then
 				echo "$1" >>"$T/times.$who"
@@ -295,10 +345,13 @@ bench_case() {
 				line="$line $who FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 			fi
 		done
-		rm -f "$OUT"
+		set -- $order
+		first=$1; shift
+		order="$* $first"
 		say "$line"
 		r=$((r + 1))
 	done
+	rm -f "$OUT"
 
 	# GB/s = bytes / median seconds / 1e9
 	for who in $CONTENDERS; do
@@ -311,17 +364,16 @@ bench_case() {
 	med_zerobox=${med_zerobox:-} med_gnu=${med_gnu:-} med_busybox=${med_busybox:-}
 	gbps_gnu=${gbps_gnu:-} gbps_busybox=${gbps_busybox:-}
 
+	# The ceiling: the method with the best median over the rounds.
 	ceil='' ceilm=''
-	if [ -n "$CEILING" ]; then
-		if "$CEILING" -q -r "$BENCH_CEIL_RUNS" -b "$bs" $copts all "$cin" "$cout" \
-			>"$T/ceiling.txt" 2>"$T/ceiling.err"; then
-			set -- $(awk 'NR > 2 && $2 ~ /^[0-9.]+$/ && $2 + 0 > best {
-				best = $2 + 0; m = $1 } END { if (m != "") print best, m }' "$T/ceiling.txt")
-			ceil=${1:-} ceilm=${2:-}
-		fi
-		[ -n "$ceil" ] || say "   ceiling failed: $(cat "$T/ceiling.txt" "$T/ceiling.err" | tail -n 3)"
-		rm -f "$T/ceiling.out"
+	if [ -s "$T/ceiling.runs" ]; then
+		for m in $(awk '{ print $1 }' "$T/ceiling.runs" | sort -u); do
+			awk -v m="$m" '$1 == m { print $2 }' "$T/ceiling.runs" >"$T/ceiling.m"
+			echo "$(median "$T/ceiling.m") $m"
+		done | sort -g | tail -n 1 >"$T/ceiling.best"
+		read -r ceil ceilm <"$T/ceiling.best" || :
 	fi
+	rm -f "$T/ceiling.runs"
 
 	pct=-
 	[ -z "$ceil" ] || [ -z "$gbps_zerobox" ] ||
@@ -502,12 +554,23 @@ if [ -s "$SPEED_TABLE" ]; then
 	cat "$SPEED_TABLE"
 	echo
 	echo "Ratios are speedups (other's median time ÷ zerobox's; >1: zerobox faster)."
-	[ -z "$CEILING" ] || echo "Ceiling: the fastest method of ../shared/tools/ceiling.c for the same path and chunk" \
-		"(median of $BENCH_CEIL_RUNS rounds); it raises its pipes to the chunk size, while the" \
-		"pipes given to dd hold ${BENCH_PIPE_SZ:-65536 (the default)} bytes. Above 100%: zerobox moved more than bs" \
-		"per system call, or skipped work that the ceiling does."
-	echo "Rows writing a file are the noisiest: in a VM with free page reporting, memory" \
-		"that sat free for 2 s goes back to the host and is slow to fault in again."
+	[ -z "$CEILING" ] || echo "Ceiling: the fastest method of ../shared/tools/ceiling.c for the same path and chunk," \
+		"run once per method in every round, between the contenders; its best median. Its" \
+		"clock starts after its set-up, while dd's includes fork, exec and exit. Above 100%:" \
+		"zerobox moved more than bs per system call, or skipped work that the ceiling does."
+	case ${BENCH_PIPE_SZ:-} in
+	'') echo "Pipes: every pipe around dd holds bs bytes (at least 64 KiB), as ceiling.c's do." ;;
+	kernel) echo "Pipes: the kernel's default, 64 KiB, around dd and in ceiling.c." ;;
+	*) echo "Pipes: $BENCH_PIPE_SZ bytes around dd and in ceiling.c." ;;
+	esac
+	if [ "$BENCH_OUTPUT" = inplace ]; then
+		echo "A file output is overwritten in place (dd conv=notrunc, ceiling -K): in a VM with" \
+			"free page reporting, memory that sat free for 2 s goes back to the host, and a new" \
+			"file's page cache then costs a random 1x-4x. BENCH_OUTPUT=new times new files."
+	else
+		echo "A file output is a new file every run: rows writing one are the noisiest, since in a VM" \
+			"with free page reporting, memory that sat free for 2 s is slow to fault in again."
+	fi
 fi
 if [ -s "$RSS_TABLE" ]; then
 	echo
