@@ -251,16 +251,33 @@ ratio() {
 	fi
 }
 
-# run_ceiling BS OPTS IN OUT: one run of each of ceiling.c's methods;
-# appends "METHOD GB/s" lines to $T/ceiling.runs, prints them on one line.
+# run_ceiling BS OPTS IN OUT: one run of each of ceiling.c's methods, each
+# timed by the helper as dd is (fork to exit); appends "METHOD GB/s
+# OWN_GB/s" to $T/ceiling.runs (OWN: ceiling.c's own clock, which starts
+# after its set-up) and prints the GB/s on one line.  A method the kernel
+# refuses for this path (EINVAL@copy_file_range...) is not tried again.
 run_ceiling() {
-	if "$CEILING" -q -r 1 -b "$1" $2 all "$3" "$4" >"$T/ceiling.txt" 2>"$T/ceiling.err"; then
-		awk 'NR > 2 && $2 ~ /^[0-9.]+$/ { print $1, $2 }' "$T/ceiling.txt" >>"$T/ceiling.runs"
-		awk 'NR > 2 && $2 ~ /^[0-9.]+$/ { printf "%s%s %s", sep, $1, $2; sep = ", " }
-			END { print " GB/s" }' "$T/ceiling.txt"
-	else
-		echo "failed: $(cat "$T/ceiling.txt" "$T/ceiling.err" | tail -n 1)"
-	fi
+	cbs=$1 cop=$2 cin=$3 cout=$4 cline=
+	methods="rw splice sendfile cfr"
+	[ "$cin" = /dev/zero ] && [ "$cout" = pipe ] && methods="$methods vmsplice"
+	for m in $methods; do
+		grep -qx "$m" "$T/ceiling.refused" && continue
+		"$HELPER" run -- "$CEILING" -q -b "$cbs" $cop "$m" "$cin" "$cout" \
+			>"$T/ceiling.txt" 2>"$T/ceiling.err" </dev/null
+		# Line 1: ceiling.c's report (tab-separated); line 2: the
+		# helper's "SECONDS MAXRSS STATUS".
+		res=$(awk -F'\t' 'NR == 1 { bytes = $5; own = $7; st = $11 }
+			NR == 2 { split($0, h, " "); secs = h[1] }
+			END { if (st == "ok" && secs > 0) printf "%.4f %s\n", bytes / secs / 1e9, own
+			      else print "refused" }' "$T/ceiling.txt")
+		if [ "$res" = refused ]; then
+			echo "$m" >>"$T/ceiling.refused"
+			continue
+		fi
+		echo "$m $res" >>"$T/ceiling.runs"
+		cline="$cline${cline:+, }$m $(fmt "${res%% *}")"
+	done
+	echo "$cline GB/s"
 }
 
 # ---- data ------------------------------------------------------------
@@ -320,6 +337,7 @@ bench_case() {
 		: >"$T/fail.$who"
 	done
 	: >"$T/ceiling.runs"
+	: >"$T/ceiling.refused"
 	# Each round starts one later in this list, so that nobody always
 	# runs right after the same neighbour (a file freed by the one before
 	# is slow to allocate again once the host has reclaimed it).
@@ -364,30 +382,34 @@ bench_case() {
 	med_zerobox=${med_zerobox:-} med_gnu=${med_gnu:-} med_busybox=${med_busybox:-}
 	gbps_gnu=${gbps_gnu:-} gbps_busybox=${gbps_busybox:-}
 
-	# The ceiling: the method with the best median over the rounds.
-	ceil='' ceilm=''
+	# The ceiling: the method with the best median over the rounds, by
+	# the same clock as dd's; its median by its own clock beside it.
+	ceil='' ceilm='' ceilown=''
 	if [ -s "$T/ceiling.runs" ]; then
 		for m in $(awk '{ print $1 }' "$T/ceiling.runs" | sort -u); do
 			awk -v m="$m" '$1 == m { print $2 }' "$T/ceiling.runs" >"$T/ceiling.m"
-			echo "$(median "$T/ceiling.m") $m"
+			awk -v m="$m" '$1 == m { print $3 }' "$T/ceiling.runs" >"$T/ceiling.own"
+			echo "$(median "$T/ceiling.m") $m $(median "$T/ceiling.own")"
 		done | sort -g | tail -n 1 >"$T/ceiling.best"
-		read -r ceil ceilm <"$T/ceiling.best" || :
+		read -r ceil ceilm ceilown <"$T/ceiling.best" || :
 	fi
-	rm -f "$T/ceiling.runs"
+	rm -f "$T/ceiling.runs" "$T/ceiling.refused"
 
-	pct=-
-	[ -z "$ceil" ] || [ -z "$gbps_zerobox" ] ||
+	pct=- pctown=-
+	if [ -n "$ceil" ] && [ -n "$gbps_zerobox" ]; then
 		pct=$(awk -v z="$gbps_zerobox" -v c="$ceil" 'BEGIN { printf "%.0f%%\n", 100 * z / c }')
+		pctown=$(awk -v z="$gbps_zerobox" -v c="$ceilown" 'BEGIN { if (c > 0) printf "%.0f%%\n", 100 * z / c; else print "-" }')
+	fi
 	ceilcell=-
-	[ -z "$ceil" ] || ceilcell="$(fmt "$ceil") ($ceilm)"
+	[ -z "$ceil" ] || ceilcell="$(fmt "$ceil") ($ceilm; own clock $(fmt "$ceilown"))"
 	gnucell=- bbcell=-
 	case " $CONTENDERS " in *" gnu "*) gnucell=$(cell gnu) ;; esac
 	case " $CONTENDERS " in *" busybox "*) bbcell=$(cell busybox) ;; esac
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$desc" "$bs" \
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$desc" "$bs" \
 		"$(cell zerobox)" "$gnucell" "$bbcell" \
 		"$(ratio "$med_gnu" "$med_zerobox")" "$(ratio "$med_busybox" "$med_zerobox")" \
-		"$ceilcell" "$pct" >>"$SPEED_TABLE"
-	say "   median GB/s: zerobox $(cell zerobox), GNU $gnucell, BusyBox $bbcell; ceiling $ceilcell; zerobox $pct of it"
+		"$ceilcell" "$pct" "$pctown" >>"$SPEED_TABLE"
+	say "   median GB/s: zerobox $(cell zerobox), GNU $gnucell, BusyBox $bbcell; ceiling $ceilcell; zerobox $pct of it ($pctown by its own clock)"
 }
 
 speed_section() {
@@ -549,15 +571,17 @@ echo "- data: $(human "$SIZE") per run (bs=512: $(human "$SMALL")), runs per con
 echo "- contenders: zerobox dd${gnuv:+, $gnuv}${bbv:+, $bbv dd}"
 if [ -s "$SPEED_TABLE" ]; then
 	echo
-	echo "| scenario | bs | zerobox GB/s | GNU GB/s | BusyBox GB/s | zerobox÷GNU | zerobox÷BusyBox | ceiling GB/s | zerobox % of ceiling |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| scenario | bs | zerobox GB/s | GNU GB/s | BusyBox GB/s | zerobox÷GNU | zerobox÷BusyBox | ceiling GB/s | zerobox % of ceiling | % by ceiling's own clock |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	cat "$SPEED_TABLE"
 	echo
 	echo "Ratios are speedups (other's median time ÷ zerobox's; >1: zerobox faster)."
 	[ -z "$CEILING" ] || echo "Ceiling: the fastest method of ../shared/tools/ceiling.c for the same path and chunk," \
-		"run once per method in every round, between the contenders; its best median. Its" \
-		"clock starts after its set-up, while dd's includes fork, exec and exit. Above 100%:" \
-		"zerobox moved more than bs per system call, or skipped work that the ceiling does."
+		"run once per method in every round, between the contenders, and timed by the same clock" \
+		"as dd (the helper's, from fork to exit); its best median. Beside it, that method's median" \
+		"by ceiling.c's own clock, which starts after its set-up (its pipes, its producer or" \
+		"consumer, its buffer). Above 100%: zerobox moved more than bs per system call, or skipped" \
+		"work that the ceiling does."
 	case ${BENCH_PIPE_SZ:-} in
 	'') echo "Pipes: every pipe around dd holds bs bytes (at least 64 KiB), as ceiling.c's do." ;;
 	kernel) echo "Pipes: the kernel's default, 64 KiB, around dd and in ceiling.c." ;;

@@ -10,9 +10,9 @@
  * Coalesced - the input is a regular file, a block device or /dev/zero.
  *   Their reads come back short only at the end, so the records follow
  *   from the byte count: bytes/ibs full, one partial for a remainder.
- *   dd then moves large chunks (one copy_file_range can do a whole file)
- *   whatever bs= says, so `dd if=a of=b` at bs=512 costs a handful of
- *   syscalls per MiB instead of 4096.
+ *   dd then moves large chunks whatever bs= says (64 MiB per
+ *   copy_file_range, a pipe's worth per splice), so `dd if=a of=b` at
+ *   bs=512 costs a handful of syscalls per MiB instead of 4096.
  *
  * Per record - the input is a pipe and bs= was given.  Its reads can
  *   come back short at any time, so each record is one splice of up to
