@@ -19,6 +19,9 @@
  *       The clock (CLOCK_MONOTONIC) starts before the first fork and stops
  *       when CMD and the consumer have both exited.  MAXRSS is CMD's
  *       ru_maxrss from wait4.  STATUS is CMD's exit code, or "sigN".
+ *       -f       the producer's pipe is CMD's fd 3 and the consumer's its fd
+ *                4, not stdin and stdout (ceiling.c: IN /dev/fd/3, OUT
+ *                /dev/fd/4, its report on stdout).
  *       -R       exact peak RSS instead: CMD is traced (ptrace) to its exit
  *                and MAXRSS is VmHWM from /proc/PID/status read there.
  *                ru_maxrss is coarse for small processes (the kernel's
@@ -198,14 +201,16 @@ static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
 	size_t chunk = BUFSZ;
-	int cons = 0, trace = 0, c;
-	while ((c = getopt(argc, argv, "+p:b:cR")) != -1) {
+	int cons = 0, trace = 0, high_fds = 0, c;
+	while ((c = getopt(argc, argv, "+p:b:cfR")) != -1) {
 		if (c == 'p')
 			prod = optarg;
 		else if (c == 'b' && atol(optarg) > 0)
 			chunk = atol(optarg);
 		else if (c == 'c')
 			cons = 1;
+		else if (c == 'f')
+			high_fds = 1;
 		else if (c == 'R')
 			trace = 1;
 		else
@@ -246,12 +251,14 @@ static int cmd_run(int argc, char **argv)
 		signal(SIGPIPE, SIG_DFL);
 		if (trace)
 			ptrace(PTRACE_TRACEME, 0, 0, 0);	/* failure: no stops */
-		if (prod) {
-			dup2(in[0], 0);
+		/* The pipes were made after fds 0-2 and in order, so out[1]
+		 * is above both targets and in[0] is at most 3. */
+		if (prod && in[0] != (high_fds ? 3 : 0)) {
+			dup2(in[0], high_fds ? 3 : 0);
 			close(in[0]);
 		}
-		if (cons) {
-			dup2(out[1], 1);
+		if (cons && out[1] != (high_fds ? 4 : 1)) {
+			dup2(out[1], high_fds ? 4 : 1);
 			close(out[1]);
 		}
 		execvp(argv[optind], argv + optind);

@@ -252,17 +252,19 @@ ratio() {
 }
 
 # run_ceiling BS OPTS IN OUT: one run of each of ceiling.c's methods, each
-# timed by the helper as dd is (fork to exit); appends "METHOD GB/s
+# timed by the helper as dd is (fork to exit), with the same producer and
+# consumer as dd's, on fds 3 and 4 (IN /dev/fd/3, OUT /dev/fd/4), so that
+# the kernel schedules the three alike; appends "METHOD GB/s
 # OWN_GB/s" to $T/ceiling.runs (OWN: ceiling.c's own clock, which starts
 # after its set-up) and prints the GB/s on one line.  A method the kernel
 # refuses for this path (EINVAL@copy_file_range...) is not tried again.
 run_ceiling() {
 	cbs=$1 cop=$2 cin=$3 cout=$4 cline=
 	methods="rw splice sendfile cfr"
-	[ "$cin" = /dev/zero ] && [ "$cout" = pipe ] && methods="$methods vmsplice"
+	[ "$cin" = /dev/zero ] && [ "$cout" = /dev/fd/4 ] && methods="$methods vmsplice"
 	for m in $methods; do
 		grep -qx "$m" "$T/ceiling.refused" && continue
-		"$HELPER" run -- "$CEILING" -q -b "$cbs" $cop "$m" "$cin" "$cout" \
+		BENCH_PIPE_SZ=$psz "$HELPER" run -f $HOPTS -- "$CEILING" -q -b "$cbs" $cop "$m" "$cin" "$cout" \
 			>"$T/ceiling.txt" 2>"$T/ceiling.err" </dev/null
 		# Line 1: ceiling.c's report (tab-separated); line 2: the
 		# helper's "SECONDS MAXRSS STATUS".
@@ -317,7 +319,7 @@ bench_case() {
 	case $in in
 	zero) ddargs="$ddargs if=/dev/zero count=$nblocks" cin=/dev/zero copts="$copts -n $bytes" ;;
 	file) ddargs="$ddargs if=$infile" cin=$infile copts="$copts -w" ;;
-	pipe) HOPTS="-p $infile -b $(bs_bytes "$bs")" cin=pipe copts="$copts -n $bytes" ;;
+	pipe) HOPTS="-p $infile -b $(bs_bytes "$bs")" cin=/dev/fd/3 ;;
 	esac
 	case $out in
 	null) ddargs="$ddargs of=/dev/null" cout=/dev/null ;;
@@ -327,7 +329,7 @@ bench_case() {
 			ddargs="$ddargs conv=notrunc" copts="$copts -K"
 			"$HELPER" mkfile "$OUT" "$bytes"
 		fi ;;
-	pipe) HOPTS="$HOPTS -c" cout=pipe ;;
+	pipe) HOPTS="$HOPTS -c" cout=/dev/fd/4 ;;
 	esac
 	desc="$(label "$in") → $(label "$out")"
 	say "== $desc, bs=$bs, $(human "$bytes"), $BENCH_RUNS runs: dd $ddargs"
