@@ -26,7 +26,11 @@ int is_dev_null(const struct stat *st)
 }
 
 enum {
-	EXT_SUPER_MAGIC = 0xEF53,       /* ext2, ext3, ext4 (linux/magic.h) */
+	/* Filesystem magic numbers (linux/magic.h). */
+	EXT_SUPER_MAGIC = 0xEF53,       /* ext2, ext3, ext4 */
+	TMPFS_MAGIC = 0x01021994,
+	XFS_SUPER_MAGIC = 0x58465342,
+	BTRFS_SUPER_MAGIC = 0x9123683E,
 	PIPE_DEFAULT_CAPACITY = 16 * 4096,
 };
 
@@ -44,6 +48,21 @@ static int copy_file_range_pays(int out_fd, const struct stat *in,
 	return fstatfs(out_fd, &fs) != 0 || fs.f_type != EXT_SUPER_MAGIC;
 }
 
+/* Can bytes taken from a pipe be spliced into this file?  Only where
+ * splice is known to write (a failure would leave them in dd's pipe,
+ * with no way to give them back to the input), and not with O_APPEND,
+ * which splice refuses. */
+static int pipe_can_splice_into(int out_fd)
+{
+	struct statfs fs;
+	int flags = fcntl(out_fd, F_GETFL);
+
+	if (flags < 0 || (flags & O_APPEND) || fstatfs(out_fd, &fs) != 0)
+		return 0;
+	return fs.f_type == EXT_SUPER_MAGIC || fs.f_type == TMPFS_MAGIC
+		|| fs.f_type == XFS_SUPER_MAGIC || fs.f_type == BTRFS_SUPER_MAGIC;
+}
+
 enum copy_path copy_choose_path(const struct stat *in, int out_fd,
 				const struct stat *out)
 {
@@ -56,6 +75,9 @@ enum copy_path copy_choose_path(const struct stat *in, int out_fd,
 		return COPY_SPLICE;
 	if (S_ISFIFO(in->st_mode) && is_dev_null(out))
 		return COPY_SPLICE;
+	if (S_ISFIFO(in->st_mode) && S_ISREG(out->st_mode)
+	    && pipe_can_splice_into(out_fd))
+		return COPY_SPLICE_VIA_PIPE;
 	if (in_file && is_dev_null(out))
 		return COPY_SPLICE_VIA_PIPE;
 	if (is_dev_zero(in) && S_ISFIFO(out->st_mode))
@@ -112,6 +134,7 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
 	ch->pipe_rd = ch->pipe_wr = -1;
 	ch->pipe_size = 0;
 	ch->in_pipe = 0;
+	ch->in_seekable = lseek(in_fd, 0, SEEK_CUR) >= 0;
 	if (path != COPY_SPLICE_VIA_PIPE)
 		return 0;
 	if (pipe2(fds, O_CLOEXEC) != 0)
@@ -142,6 +165,11 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 	}
 	errno = EINVAL;
 	return -1;
+}
+
+int copy_channel_can_fall_back(const struct copy_channel *ch)
+{
+	return ch->in_pipe == 0 || ch->in_seekable;
 }
 
 void copy_channel_close(struct copy_channel *ch)

@@ -186,6 +186,33 @@ static enum fast_result copy_coalesced(struct dd_run *run,
 	return FAST_DONE;
 }
 
+/*
+ * One record through dd's own pipe: the first splice takes what one
+ * read would have returned, the rest write it all out.  Returns the
+ * record's size, 0 at end of input, or -1 with errno (bytes still held
+ * in ch->in_pipe).
+ */
+static ssize_t record_via_pipe(struct copy_channel *ch, size_t size)
+{
+	ssize_t n = copy_channel_step(ch, size);
+	size_t record;
+
+	if (n <= 0)
+		return n;
+	record = (size_t)n + ch->in_pipe;
+	while (ch->in_pipe > 0) {
+		n = copy_channel_step(ch, ch->in_pipe);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+	}
+	return (ssize_t)record;
+}
+
 static enum fast_result copy_per_record(struct dd_run *run,
 					struct copy_channel *ch)
 {
@@ -201,13 +228,17 @@ static enum fast_result copy_per_record(struct dd_run *run,
 		process_signals(run);
 		if (ENABLE_FEATURE_DD_PROGRESS && opt->status == STATUS_PROGRESS)
 			maybe_print_progress(run);
-		n = copy_channel_step(ch, size);
-		if (n < 0 && errno == EINTR)
+		if (ch->path == COPY_SPLICE_VIA_PIPE)
+			n = record_via_pipe(ch, size);
+		else
+			n = copy_channel_step(ch, size);
+		if (n < 0 && errno == EINTR && ch->in_pipe == 0)
 			continue;
 		if (n < 0) {
 			int err = errno;
 
-			if (!moved_any && copy_error_allows_fallback(err))
+			if (!moved_any && copy_channel_can_fall_back(ch)
+			    && copy_error_allows_fallback(err))
 				return FAST_NOT_USED;
 			return report_failure(run, err);
 		}
@@ -225,6 +256,19 @@ static enum fast_result copy_per_record(struct dd_run *run,
 		advance(run, true, (uint64_t)n);
 	}
 	return FAST_DONE;
+}
+
+/* Could a read from the input pipe return more than dd's own pipe
+ * holds?  Then one splice would split that record in two. */
+static bool record_may_exceed(const struct dd_run *run,
+			      const struct copy_channel *ch)
+{
+	int in_capacity = fcntl(run->in_fd, F_GETPIPE_SZ);
+	uint64_t most = run->opt->ibs;
+
+	if (in_capacity > 0 && (uint64_t)in_capacity < most)
+		most = (uint64_t)in_capacity;
+	return in_capacity <= 0 || most > ch->pipe_size;
 }
 
 /*
@@ -286,13 +330,15 @@ enum fast_result copy_fast(struct dd_run *run)
 	if ((path == COPY_VMSPLICE_ZEROS || path == COPY_WRITE_ZEROS)
 	    && !get_zeros(run, path, &zeros))
 		return FAST_NOT_USED;
-	if (copy_channel_open(&ch, path, run->in_fd, run->out_fd, zeros.data) != 0)
-		result = FAST_NOT_USED;
-	else if (coalesce)
-		result = copy_coalesced(run, &ch, &zeros, S_ISFIFO(out_st.st_mode));
-	else
-		result = copy_per_record(run, &ch);
-	copy_channel_close(&ch);
+	result = FAST_NOT_USED;
+	if (copy_channel_open(&ch, path, run->in_fd, run->out_fd, zeros.data) == 0) {
+		if (coalesce)
+			result = copy_coalesced(run, &ch, &zeros,
+						S_ISFIFO(out_st.st_mode));
+		else if (path != COPY_SPLICE_VIA_PIPE || !record_may_exceed(run, &ch))
+			result = copy_per_record(run, &ch);
+		copy_channel_close(&ch);
+	}
 	if (zeros.data && zeros.data != run->ibuf.data)
 		lazy_buffer_free(&zeros);
 	return result;
