@@ -9,7 +9,7 @@
 # Usage: initramfs.sh ZEROBOX WORKDIR
 # Environment: KERNEL (default: the newest /boot/vmlinuz-*), BUSYBOX
 # (/bin/busybox, from Debian's busybox-static), QEMU
-# (qemu-system-x86_64), TIMEOUT (seconds, 300).
+# (qemu-system-x86_64), TIMEOUT (seconds, 300), ACCEL (tcg; kvm to try it).
 # Needs: apt-get install busybox-static qemu-system-x86 linux-image-amd64 cpio
 set -eu
 
