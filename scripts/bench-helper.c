@@ -126,28 +126,24 @@ static void produce(int in, int out, size_t chunk)
 	}
 }
 
-static pid_t spawn_producer(int in, int out, int close1, size_t chunk)
-{
-	pid_t pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		close(close1);
-		produce(in, out, chunk);
-		_exit(0);
-	}
-	return pid;
-}
+enum child_role { PRODUCER, CONSUMER };
 
-static pid_t spawn_pump(int in, int out, int close1, int close2)
+/* Fork the producer (produce in to out) or the consumer (pump in to
+ * out); the child closes the pipe ends that are not its own (-1: none). */
+static pid_t spawn_child(enum child_role role, int in, int out, int close1,
+			 int close2, size_t chunk)
 {
 	pid_t pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
 		close(close1);
-		close(close2);
-		pump(in, out);
+		if (close2 >= 0)
+			close(close2);
+		if (role == PRODUCER)
+			produce(in, out, chunk);
+		else
+			pump(in, out);
 		_exit(0);
 	}
 	return pid;
@@ -230,7 +226,7 @@ static int cmd_run(int argc, char **argv)
 			die("pipe");
 		if (pipe_sz && *pipe_sz)
 			fcntl(in[1], F_SETPIPE_SZ, atoi(pipe_sz));
-		ppid = spawn_producer(fd, in[1], in[0], chunk);
+		ppid = spawn_child(PRODUCER, fd, in[1], in[0], -1, chunk);
 		close(fd);
 		close(in[1]);
 	}
@@ -240,7 +236,7 @@ static int cmd_run(int argc, char **argv)
 			die("pipe");
 		if (pipe_sz && *pipe_sz)
 			fcntl(out[1], F_SETPIPE_SZ, atoi(pipe_sz));
-		cpid = spawn_pump(out[0], nul, out[1], in[0]);
+		cpid = spawn_child(CONSUMER, out[0], nul, out[1], in[0], 0);
 		close(nul);
 		close(out[0]);
 	}
