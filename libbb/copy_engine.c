@@ -167,9 +167,13 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 	return -1;
 }
 
-int copy_channel_can_fall_back(const struct copy_channel *ch)
+int copy_channel_may_fall_back(const struct copy_channel *ch, int err)
 {
-	return ch->in_pipe == 0 || ch->in_seekable;
+	if (ch->in_pipe > 0 && !ch->in_seekable)
+		return 0;
+	return err == 0 || err == EINVAL || err == EXDEV || err == EBADF
+		|| err == ENOSYS || err == EOPNOTSUPP || err == EPERM
+		|| err == ETXTBSY;
 }
 
 void copy_channel_close(struct copy_channel *ch)
@@ -185,12 +189,6 @@ void copy_channel_close(struct copy_channel *ch)
 	ch->pipe_rd = ch->pipe_wr = -1;
 	ch->in_pipe = 0;
 	errno = saved;
-}
-
-int copy_error_allows_fallback(int err)
-{
-	return err == EINVAL || err == EXDEV || err == EBADF || err == ENOSYS
-		|| err == EOPNOTSUPP || err == EPERM || err == ETXTBSY;
 }
 
 void pipe_raise_capacity(int fd, size_t size)

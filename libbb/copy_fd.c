@@ -93,8 +93,8 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 		}
 		/* Before any byte moved, a refused path or a first 0 (procfs
 		 * and sysfs files claim size 0) falls back to read/write. */
-		if (moved == 0 && copy_channel_can_fall_back(&ch)
-		    && (n == 0 || (n < 0 && copy_error_allows_fallback(errno)))) {
+		if (moved == 0 && n <= 0
+		    && copy_channel_may_fall_back(&ch, n == 0 ? 0 : errno)) {
 			copy_channel_close(&ch);
 			return copy_fd_rw(in_fd, out_fd, limit, buf, which);
 		}

@@ -337,19 +337,20 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
  */
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
 
-/* May the copy still fall back to read/write?  Not once bytes sit in
- * the channel's pipe that the input, a pipe itself, can't take back. */
-int copy_channel_can_fall_back(const struct copy_channel *ch);
+/*
+ * May a copy that moved nothing yet fall back to read/write after its
+ * step failed with err (0: the step returned 0, as procfs and sysfs
+ * files do)?  Yes when the kernel or a seccomp filter refused the path
+ * itself (EINVAL, EXDEV, EBADF, ENOSYS, EOPNOTSUPP, EPERM, ETXTBSY),
+ * unless bytes sit in the channel's pipe that the input, a pipe
+ * itself, can't take back.
+ */
+int copy_channel_may_fall_back(const struct copy_channel *ch, int err);
 
 /* Close the channel.  Bytes still in its pipe were never written: the
  * input seeks back over them, so that its offset counts only bytes
  * delivered and a read/write fallback resumes at the right place. */
 void copy_channel_close(struct copy_channel *ch);
-
-/* May a failed first step fall back to read/write?  (EINVAL,
- * EXDEV, EBADF, ENOSYS, EOPNOTSUPP, EPERM, ETXTBSY: the kernel or a
- * seccomp filter refuses the path itself, not the data.) */
-int copy_error_allows_fallback(int err);
 
 /* Raise a pipe's capacity to at least size bytes, at most
  * PIPE_MAX_CAPACITY (best effort), so one splice can move a whole

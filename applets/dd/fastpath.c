@@ -167,7 +167,7 @@ static enum fast_result copy_coalesced(struct dd_run *run,
 		if (n < 0) {
 			int err = errno;
 
-			if (moved == 0 && copy_error_allows_fallback(err))
+			if (moved == 0 && copy_channel_may_fall_back(ch, err))
 				return FAST_NOT_USED;
 			count_coalesced(run, moved, is_write_error(err));
 			return report_failure(run, err);
@@ -237,8 +237,7 @@ static enum fast_result copy_per_record(struct dd_run *run,
 		if (n < 0) {
 			int err = errno;
 
-			if (!moved_any && copy_channel_can_fall_back(ch)
-			    && copy_error_allows_fallback(err))
+			if (!moved_any && copy_channel_may_fall_back(ch, err))
 				return FAST_NOT_USED;
 			return report_failure(run, err);
 		}
