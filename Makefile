@@ -267,6 +267,7 @@ uninstall: $(O)/applets.list $(O)/.config
 check: $(BIN) unit
 	@if [ ! -f testsuite/runtest ]; then \
 		echo "testsuite/runtest not found" >&2; exit 1; fi
+	$(Q)NM='$(CROSS_COMPILE)nm' $(SHELL) scripts/layers.sh $(APPLET_OBJS) $(LIBBB_OBJS)
 	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(O))/.config' \
 		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
 		TEST_HOST='$(TEST_HOST)' $(SHELL) testsuite/runtest $(TESTS)
@@ -306,8 +307,9 @@ FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
 	$(wildcard applets/dd/*.c applets/dd/*.h)
 DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
 DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
-# Only the operand harness links dd itself (fuzz_conv.c includes conv.c).
-fuzz_links = $(if $(filter operands,$(1)),$(2))
+# The operand harness links all of dd; the conversion harness conv.c
+# alone (it stubs the two functions conv.c calls).
+fuzz_links = $(if $(filter operands,$(1)),$(2))$(if $(filter conv,$(1)),$(filter %/conv.c %/conv.o,$(2)))
 
 .PHONY: fuzz check-cross sizes-cross analyze
 fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)

@@ -1,6 +1,6 @@
 /*
  * cat.c - concatenate files to standard output, as GNU coreutils cat.
- * Without options the bytes go through the zero-copy engine (libbb's
+ * Without options the bytes move with zero-copy where they can (libbb's
  * copy_fd_zerocopy); with options, through a small line and character
  * filter whose state (line number, blank lines) carries across files.
  */
@@ -9,14 +9,6 @@
 //config:	default y
 //config:	help
 //config:	  Concatenate files to standard output.
-//config:
-//config:config FEATURE_CAT_ZEROCOPY
-//config:	bool "Zero-copy kernel paths (splice, copy_file_range)"
-//config:	default y
-//config:	depends on CAT
-//config:	help
-//config:	  Plain cat moves data inside the kernel where the file types
-//config:	  allow it.  Without this, cat always uses read/write.
 //config:
 //config:config FEATURE_CAT_OPTIONS
 //config:	bool "Options -benstvAET (numbering, showing non-printing)"
@@ -156,10 +148,8 @@ static int cat_fd(struct cat_state *s, int fd, const char *name,
 				break;
 			}
 		}
-	} else if (ENABLE_FEATURE_CAT_ZEROCOPY) {
-		r = copy_fd_zerocopy(fd, STDOUT_FILENO, UINT64_MAX, buf, &which);
 	} else {
-		r = copy_fd_rw(fd, STDOUT_FILENO, UINT64_MAX, buf, &which);
+		r = copy_fd_zerocopy(fd, STDOUT_FILENO, UINT64_MAX, buf, &which);
 	}
 	if (r == 0)
 		return 0;

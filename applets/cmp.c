@@ -71,13 +71,9 @@ static void out_flush(void)
 
 static void cmp_usage(const char *fmt, const char *arg)
 {
-	bb_show_usage_error(fmt, arg);
+	bb_error_msg_and_usage(fmt, arg);
 }
 
-/* A number as diffutils reads it (strtoumax with base 0, then a
- * suffix): leading blanks and '+', 0x hex or 0 octal or decimal digits,
- * an optional suffix of letters; at most INT64_MAX.  Reads s up to
- * end (exclusive); 0 or -1 when invalid. */
 static unsigned digit_value(char c)	/* 99 for a non-digit */
 {
 	if (c >= '0' && c <= '9')
@@ -89,6 +85,10 @@ static unsigned digit_value(char c)	/* 99 for a non-digit */
 	return 99;
 }
 
+/* A number as diffutils reads it (strtoumax with base 0, then a
+ * suffix): leading blanks and '+', 0x hex or 0 octal or decimal digits,
+ * an optional suffix of letters; at most INT64_MAX.  Reads s up to
+ * end (exclusive); 0 or -1 when invalid. */
 static int parse_offset(const char *s, const char *end, uint64_t *result)
 {
 	char suffix[12];
@@ -145,7 +145,7 @@ static uint64_t parse_skip_or_limit(const char *s, const char *end,
 	uint64_t v;
 
 	if (parse_offset(s, end, &v) != 0)
-		bb_show_usage_error("invalid --%s value %s", what,
+		bb_error_msg_and_usage("invalid --%s value %s", what,
 				    quote_escaped(s));
 	return v;
 }
@@ -260,7 +260,7 @@ int cmp_main(int argc, char **argv)
 	size_t chunk;
 
 	xfunc_error_retval = EXIT_TROUBLE;
-	bb_try_help_prefixed = 1;
+	bb_try_help_prefixed = true;
 	memset(f, 0, sizeof(f));
 	while ((c = bb_getopt(argc, argv, ":bi:ln:s", cmp_longopts)) != -1) {
 		if (c == 'b') {
@@ -417,5 +417,5 @@ int cmp_main(int argc, char **argv)
 	return differ ? EXIT_FAILURE : EXIT_SUCCESS;
 
 incompatible:
-	bb_show_usage_error("options -l and -s are incompatible");
+	bb_error_msg_and_usage("options -l and -s are incompatible");
 }

@@ -1,6 +1,6 @@
 /*
  * head.c - output the first part of files, as GNU coreutils head:
- * -c N copies N bytes through the zero-copy engine; -n N counts
+ * -c N copies N bytes with zero-copy where it can; -n N counts
  * newlines with memchr; -c -N and -n -N hold back the last N bytes or
  * lines.
  */
@@ -263,7 +263,7 @@ static void parse_obsolete(struct head *h, const char *arg, int *headers)
 		else if (*p == 'v')
 			*headers = 1;
 		else
-			bb_show_usage_error("invalid trailing option -- %c", *p);
+			bb_error_msg_and_usage("invalid trailing option -- %c", *p);
 	}
 	if (n >= sizeof(digits))
 		n = sizeof(digits) - 1;        /* overflows below anyway */

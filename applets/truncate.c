@@ -73,7 +73,7 @@ static void parse_size_arg(struct truncate_opts *t, const char *arg)
 	num = p;                        /* the messages quote from here */
 	if (*p == '+' || *p == '-') {
 		if (t->mode != RM_SET)
-			bb_show_usage_error("multiple relative modifiers specified");
+			bb_error_msg_and_usage("multiple relative modifiers specified");
 		t->mode = RM_REL;
 		negative = *p == '-';
 		p++;
@@ -186,13 +186,13 @@ int truncate_main(int argc, char **argv)
 			parse_size_arg(&t, optarg);
 	}
 	if (ref && t.got_size && t.mode == RM_SET)
-		bb_show_usage_error("you must specify a relative '--size' with '--reference'");
+		bb_error_msg_and_usage("you must specify a relative '--size' with '--reference'");
 	if (!ref && !t.got_size)
-		bb_show_usage_error("you must specify either '--size' or '--reference'");
+		bb_error_msg_and_usage("you must specify either '--size' or '--reference'");
 	if (t.io_blocks && !t.got_size)
-		bb_show_usage_error("'--io-blocks' was specified but '--size' was not");
+		bb_error_msg_and_usage("'--io-blocks' was specified but '--size' was not");
 	if (optind >= argc)
-		bb_show_usage_error("missing file operand");
+		bb_error_msg_and_usage("missing file operand");
 	if (ref) {
 		struct stat st;
 		int64_t rsize;

@@ -10,6 +10,7 @@
  * instead of as a SIGBUS later.
  */
 #include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -96,4 +97,35 @@ void lazy_buffer_free(struct lazy_buffer *buf)
 		munmap(buf->data, buf->capacity);
 	buf->data = NULL;
 	buf->capacity = 0;
+}
+
+/*
+ * Small allocations for the rest of libbb come from mappings too, not
+ * malloc: zerobox allocates rarely (a long message, a quoted name), and
+ * without malloc the static binary carries no allocator.  Each block
+ * starts with its mapping's size, for xfree; 16 bytes keep the caller's
+ * part aligned for any type.
+ */
+enum { BLOCK_HEADER = 16 };
+
+void *try_malloc(size_t size)
+{
+	struct lazy_buffer block;
+
+	if (size > SIZE_MAX - BLOCK_HEADER
+	    || lazy_buffer_alloc(&block, size + BLOCK_HEADER) != 0)
+		return NULL;
+	memcpy(block.data, &block.capacity, sizeof(block.capacity));
+	return block.data + BLOCK_HEADER;
+}
+
+void xfree(void *p)
+{
+	struct lazy_buffer block;
+
+	if (!p)
+		return;
+	block.data = (unsigned char *)p - BLOCK_HEADER;
+	memcpy(&block.capacity, block.data, sizeof(block.capacity));
+	lazy_buffer_free(&block);
 }

@@ -1,7 +1,7 @@
 /*
  * copy_fd.c - copy one descriptor to another, for applets that copy
- * whole files (cat) or a byte count (head -c): the zero-copy engine
- * where the file types allow it, read/write otherwise.
+ * whole files (cat) or a byte count (head -c): zero-copy where the
+ * file types allow it, read/write otherwise.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -66,31 +66,31 @@ static int engine_error_side(int err)
 int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 		     struct lazy_buffer *buf, int *which)
 {
-	struct stat ist, ost;
+	struct io_end in, out;
 	struct copy_channel ch;
-	enum copy_path path = COPY_READ_WRITE;
+	enum copy_path path;
 	uint64_t moved = 0;
 	int result = 0;
 
-	if (fstat(in_fd, &ist) == 0 && fstat(out_fd, &ost) == 0)
-		path = copy_choose_path(&ist, out_fd, &ost);
+	if (!ENABLE_FEATURE_ZEROCOPY)
+		return copy_fd_rw(in_fd, out_fd, limit, buf, which);
+	io_end_learn(&in, in_fd, NULL);
+	io_end_learn(&out, out_fd, NULL);
+	path = copy_choose_path(&in, &out);
 	/* The *_ZEROS paths need a buffer known never written: not ours. */
 	if (path == COPY_READ_WRITE || path == COPY_VMSPLICE_ZEROS
 	    || path == COPY_WRITE_ZEROS
-	    || copy_channel_open(&ch, path, in_fd, out_fd, NULL) != 0)
+	    || copy_channel_open(&ch, path, &in, &out, NULL) != 0)
 		return copy_fd_rw(in_fd, out_fd, limit, buf, which);
-	if (path == COPY_SPLICE && S_ISFIFO(ost.st_mode))
-		pipe_raise_capacity(out_fd, PIPE_MAX_CAPACITY);
+	if (path == COPY_SPLICE)
+		pipe_raise_capacity(&out, PIPE_MAX_CAPACITY);
 
 	while (limit) {
 		size_t len = limit < ENGINE_CHUNK ? (size_t)limit : ENGINE_CHUNK;
 		ssize_t n = copy_channel_step(&ch, len);
 
-		if (n < 0 && errno == EINTR) {
-			if (safe_eintr_hook)
-				safe_eintr_hook();
+		if (n < 0 && errno == EINTR)
 			continue;
-		}
 		/* Before any byte moved, a refused path or a first 0 (procfs
 		 * and sysfs files claim size 0) falls back to read/write. */
 		if (moved == 0 && n <= 0

@@ -30,9 +30,17 @@ static void put_n(struct sink *o, char c, long n)
 		put(o, c);
 }
 
+char *put_digits(char *end, uint64_t v, unsigned base)
+{
+	do
+		*--end = "0123456789abcdef"[v % base];
+	while ((v /= base) != 0);
+	return end;
+}
+
 /* Emit s[0..n) padded to width; zero padding goes after the sign. */
 static void put_field(struct sink *o, const char *s, size_t n, long width,
-		      int left, int zero)
+		      bool left, bool zero)
 {
 	long pad = width > (long)n ? width - (long)n : 0;
 
@@ -59,7 +67,8 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	char num[24];   /* "-" and 20 digits of a 64-bit number */
 
 	for (; *fmt; fmt++) {
-		int left = 0, zero = 0, lng = 0;
+		bool left = false, zero = false;
+		int lng = 0;
 		long width = 0, prec = -1;
 		unsigned long long u;
 		const char *s;
@@ -72,9 +81,9 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		}
 		for (;; fmt++) {
 			if (fmt[1] == '-')
-				left = 1;
+				left = true;
 			else if (fmt[1] == '0')
-				zero = 1;
+				zero = true;
 			else
 				break;
 		}
@@ -82,7 +91,7 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		if (*fmt == '*') {
 			width = va_arg(ap, int);
 			if (width < 0) {
-				left = 1;
+				left = true;
 				width = -width;
 			}
 			fmt++;
@@ -133,10 +142,7 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 				v = va_arg(ap, ssize_t);
 			/* 0 - (unsigned) keeps LLONG_MIN defined */
 			u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-			p = num + sizeof(num);
-			do
-				*--p = (char)('0' + u % 10);
-			while ((u /= 10) != 0);
+			p = put_digits(num + sizeof(num), u, 10);
 			if (v < 0)
 				*--p = '-';
 			break;
@@ -154,10 +160,7 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 				u = va_arg(ap, uintmax_t);
 			else
 				u = va_arg(ap, size_t);
-			p = num + sizeof(num);
-			do
-				*--p = "0123456789abcdef"[u % base];
-			while ((u /= base) != 0);
+			p = put_digits(num + sizeof(num), u, base);
 			break;
 		}
 		case '%':

@@ -4,26 +4,8 @@
  */
 #include <getopt.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "libbb.h"
-
-int bb_try_help_prefixed;
-
-void bb_show_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bb_verror_msg(0, fmt, ap);
-	va_end(ap);
-	if (bb_try_help_prefixed)
-		bb_error_msg("Try '%s --help' for more information.", applet_name);
-	else
-		bb_dprintf(STDERR_FILENO,
-			   "Try '%s --help' for more information.\n", applet_name);
-	exit(xfunc_error_retval);
-}
 
 int bb_getopt(int argc, char **argv, const char *optstring,
 	      const struct option *longopts)
@@ -36,13 +18,13 @@ int bb_getopt(int argc, char **argv, const char *optstring,
 		const char *arg = argv[optind - 1];
 
 		if (c == ':' && optopt)
-			bb_show_usage_error("option requires an argument -- '%c'",
+			bb_error_msg_and_usage("option requires an argument -- '%c'",
 					    optopt);
 		if (c == ':')
-			bb_show_usage_error("option '%s' requires an argument", arg);
+			bb_error_msg_and_usage("option '%s' requires an argument", arg);
 		if (optopt)
-			bb_show_usage_error("invalid option -- '%c'", optopt);
-		bb_show_usage_error("unrecognized option '%s'", arg);
+			bb_error_msg_and_usage("invalid option -- '%c'", optopt);
+		bb_error_msg_and_usage("unrecognized option '%s'", arg);
 	}
 	if (c == BB_OPT_HELP) {
 		bb_print_usage();

@@ -22,15 +22,6 @@
 static const char power_letters[] = "KMGTPEZYRQ";
 enum { MAX_EXPONENT = sizeof(power_letters) - 1 };
 
-/* Digits of v, written backwards ending at p; returns the first. */
-static char *put_uint(char *p, uint64_t v)
-{
-	do
-		*--p = (char)('0' + v % 10);
-	while ((v /= 10) != 0);
-	return p;
-}
-
 /* x >= 0 rounded to an integer, ties to even: what "%.0Lf" prints.
  * x - (uint64_t)x is exact in binary floating point. */
 static uint64_t round_even(long double x)
@@ -64,7 +55,7 @@ static uint64_t round_tenths(long double x)
 }
 
 char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
-		     uint64_t divisor, int binary)
+		     uint64_t divisor, bool binary)
 {
 	unsigned base = binary ? 1024 : 1000;
 	int exponent = 0;
@@ -105,11 +96,11 @@ char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
 		t = round_tenths(damt);                 /* "%.1Lf" */
 		if (t / 10 >= (binary ? 10u : 100u)) {
 			/* Too wide with a decimal: "%.0Lf" instead. */
-			p = put_uint(p, round_even(damt * 10 / 10));
+			p = put_digits(p, round_even(damt * 10 / 10), 10);
 		} else {
 			*--p = (char)('0' + t % 10);
 			*--p = '.';
-			p = put_uint(p, t / 10);
+			p = put_digits(p, t / 10, 10);
 		}
 		goto suffix;
 	}
@@ -153,7 +144,7 @@ exact:
 			amt = 1;
 		}
 	}
-	p = put_uint(p, amt);
+	p = put_digits(p, amt, 10);
 
 suffix:
 	memcpy(buf, p, (size_t)(end - p));

@@ -9,21 +9,12 @@
 
 #include "libbb.h"
 
-void (*safe_eintr_hook)(void);
-
-static void eintr_hook(void)
-{
-	if (safe_eintr_hook)
-		safe_eintr_hook();
-}
-
 ssize_t safe_read(int fd, void *buf, size_t count)
 {
 	for (;;) {
 		ssize_t n = read(fd, buf, count);
 		if (n >= 0 || errno != EINTR)
 			return n;
-		eintr_hook();
 	}
 }
 
@@ -33,7 +24,6 @@ ssize_t safe_write(int fd, const void *buf, size_t count)
 		ssize_t n = write(fd, buf, count);
 		if (n >= 0 || errno != EINTR)
 			return n;
-		eintr_hook();
 	}
 }
 

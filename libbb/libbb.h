@@ -5,9 +5,9 @@
  *   x*        prints a message through the one message path and exits
  *             with xfunc_error_retval (1 unless the applet changed it)
  *             on failure.  It never returns an error.
- *   safe_*    retries on EINTR.  Before each retry it calls
- *             safe_eintr_hook (if set), so an applet can act on signals
- *             whose handlers only set flags.  Any other error is returned.
+ *   safe_*    retries on EINTR; any other error is returned.  (dd,
+ *             which acts on signals, does its own I/O and never uses
+ *             these where a signal must be answered.)
  *   full_*    loops until the whole request is done; see each one for
  *             what it returns after partial progress.
  *   bb_*      message and usage helpers.
@@ -29,8 +29,10 @@
 #define ZEROBOX_LIBBB_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <stdlib.h>
@@ -41,6 +43,11 @@
 	__attribute__((format(printf, fmt_index, first_arg)))
 #define BB_NORETURN __attribute__((noreturn))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
 
 /* ---- applet identity (messages.c) ---------------------------------- */
 
@@ -56,6 +63,9 @@ extern int xfunc_error_retval;
  * second attempt. */
 size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap);
 size_t bb_format(char *buf, size_t size, const char *fmt, ...) BB_PRINTF(3, 4);
+/* The digits of v in base 10 or 16, written backwards so that they end
+ * just before end; returns where they start. */
+char *put_digits(char *end, uint64_t v, unsigned base);
 
 /* Format and write to fd with one write(2) (longer results are allocated;
  * if that fails they are truncated).  Returns what full_write returns. */
@@ -74,8 +84,11 @@ BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
 BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	BB_PRINTF(2, 3);
 /* "applet: message\nTry 'applet --help' for more information.\n" (two
- * writes, as GNU), then exit(xfunc_error_retval), i.e. 1. */
+ * writes, as GNU; the second with the "applet: " prefix too if
+ * bb_try_help_prefixed, as diffutils), then exit(xfunc_error_retval),
+ * i.e. 1. */
 BB_NORETURN void bb_error_msg_and_usage(const char *fmt, ...) BB_PRINTF(1, 2);
+extern bool bb_try_help_prefixed;
 
 /* strerror() in glibc's words ("Input/output error", "Value too large
  * for defined data type"), which musl words differently; others as
@@ -88,23 +101,17 @@ void bb_print_usage(void);
 /* Set by the multicall entry before the applet runs. */
 extern const char *applet_usage;
 
-/* ---- memory and files (xfuncs.c) ----------------------------------- */
+/* ---- memory (buffer.c, xfuncs.c) ----------------------------------- */
 
-/* Allocation from anonymous mappings (xfuncs.c says why): never malloc
- * and free.  try_malloc returns NULL on failure; xfree releases any of
- * these (and ignores NULL). */
+/* Allocation from anonymous mappings (buffer.c says why): never malloc
+ * and free.  try_malloc returns NULL on failure, xmalloc dies; xfree
+ * releases any of these (and ignores NULL). */
 void *try_malloc(size_t size);
 void *xmalloc(size_t size);
-void *xzalloc(size_t size);
 char *xstrdup(const char *s);
 void xfree(void *p);
-/* open(2); on failure: "can't open 'path': strerror" and exit. */
-int xopen(const char *path, int flags, mode_t mode);
 
 /* ---- I/O (io.c) ---------------------------------------------------- */
-
-/* Called before every EINTR retry in safe_* and full_*; NULL = no hook. */
-extern void (*safe_eintr_hook)(void);
 
 ssize_t safe_read(int fd, void *buf, size_t count);
 ssize_t safe_write(int fd, const void *buf, size_t count);
@@ -227,7 +234,7 @@ enum { HUMAN_BUF_SIZE = 32 };
  * buf must hold HUMAN_BUF_SIZE bytes.  Returns buf.
  */
 char *human_readable(char *buf, uint64_t amount, uint64_t multiplier,
-		     uint64_t divisor, int binary);
+		     uint64_t divisor, bool binary);
 
 /* %g of a non-negative double (six significant digits, trailing zeros
  * removed, exponent form below 1e-4 or at/above 1e6), exactly as glibc's
@@ -252,38 +259,61 @@ const char *quote_if_needed(const char *name);
  * 'single quotes', with C escapes for \ ' and unprintable bytes. */
 const char *quote_escaped(const char *s);
 
-/* ---- zero-copy engine (copy_engine.c) ------------------------------ */
+/* ---- one end of a copy (io_end.c) ---------------------------------- */
 
 /*
- * How data moves from one descriptor to another.  copy_choose_path()
- * picks, per (input, output) pair, the syscall that measured fastest on
- * Linux (ceiling.c from ../shared/tools, 1 GiB, 1 MiB chunks, GB/s):
- *   regular/block -> regular        copy_file_range, which may share
- *                                   extents (XFS, btrfs) or copy on the
- *                                   server (NFS, SMB); but on ext2/3/4,
- *                                   or across filesystems, splice
- *                                   through a private pipe (below)
- *   regular/block -> pipe           splice              5.6x read/write
- *   regular/block -> /dev/null      splice through a private pipe:
- *                                   69 vs sendfile 57, read/write 18
- *   pipe          -> pipe, /dev/null splice             2x
- *   pipe          -> regular        splice through a private pipe,
- *                                   where splice is known to write (ext*,
- *                                   tmpfs, XFS, btrfs) and not O_APPEND:
- *                                   3.12 GB/s, read/write 2.44; splice
- *                                   straight from the input pipe 1.64,
- *                                   as it holds that pipe's lock while
- *                                   it writes, stalling the producer
- *   /dev/zero     -> pipe           vmsplice of a zero block       7x
+ * What a copy needs to know about a descriptor, learned once when it is
+ * opened (fstat, lseek, fcntl, ioctl, fstatfs), so that nothing asks the
+ * kernel the same question twice.  Only pipe_capacity changes later,
+ * through pipe_raise_capacity().
+ */
+struct io_end {
+	int fd;
+	const char *name;          /* as given; quoted in messages */
+	int stat_errno;            /* 0 when st holds fstat's answer */
+	struct stat st;            /* zeroed when fstat failed */
+	bool seekable;             /* lseek works */
+	int seek_errno;            /* why it doesn't */
+	uint64_t offset;           /* the offset when learned (0 if none) */
+	bool size_known;           /* a regular file or a block device */
+	uint64_t size;             /* its size, when known */
+	size_t pipe_capacity;      /* a pipe's capacity, 0 for other files */
+	int status_flags;          /* F_GETFL, or -1 */
+	unsigned long fs_type;     /* statfs magic of a regular file, or 0 */
+};
+
+void io_end_learn(struct io_end *end, int fd, const char *name);
+bool io_end_is_pipe(const struct io_end *end);
+bool io_end_is_nonblocking(const struct io_end *end);
+
+/* Raise a pipe's capacity to at least size bytes, at most
+ * PIPE_MAX_CAPACITY (best effort), so one splice can move a whole
+ * block.  PIPE_MAX_CAPACITY is the default /proc/sys/fs/pipe-max-size:
+ * more would only pin kernel memory without making a splice faster. */
+enum { PIPE_MAX_CAPACITY = 1 << 20 };
+void pipe_raise_capacity(struct io_end *end, size_t size);
+
+/* ---- zero-copy (zerocopy.c) ---------------------------------------- */
+
+/*
+ * How data moves from one descriptor to another inside the kernel.
+ * copy_choose_path() picks, per pair of ends, the path that measured
+ * fastest (docs/design.md has the rules and the measurements):
+ *   regular/block -> regular        copy_file_range where the filesystem
+ *                                   may share extents or copy on a
+ *                                   server; on ext2/3/4 and across
+ *                                   filesystems, splice through a
+ *                                   private pipe
+ *   regular/block -> pipe           splice
+ *   regular/block -> /dev/null      splice through a private pipe
+ *   pipe          -> pipe, /dev/null splice
+ *   pipe          -> regular        splice through a private pipe, where
+ *                                   splice is known to write (ext*,
+ *                                   tmpfs, XFS, btrfs) and not O_APPEND
+ *   /dev/zero     -> pipe           vmsplice of a block of zero pages
  *   /dev/zero     -> regular, null  write of a never-written buffer
- *                                   (no read of /dev/zero at all)
  *   anything else                   read/write
- * The private pipe holds 1 MiB.  ext4's copy_file_range (and sendfile)
- * is the kernel's own splice loop through a 64 KiB pipe: in place on
- * ext4, 8.45 GB/s through ours, 6.89 by copy_file_range, 7.79 by
- * read/write; to a new file 4.04, 3.46 and 3.23.  On tmpfs all three
- * are even, so copy_file_range stays.
- * Callers decide whether the copy is "plain" enough to use it.
+ * Callers decide whether the copy is plain enough to use it.
  */
 enum copy_path {
 	COPY_READ_WRITE,
@@ -294,46 +324,43 @@ enum copy_path {
 	COPY_WRITE_ZEROS,
 };
 
-struct stat;
-int is_dev_zero(const struct stat *st);
-int is_dev_null(const struct stat *st);
-enum copy_path copy_choose_path(const struct stat *in, int out_fd,
-				const struct stat *out);
+bool is_dev_zero(const struct stat *st);
+bool is_dev_null(const struct stat *st);
+enum copy_path copy_choose_path(const struct io_end *in, const struct io_end *out);
 
 /*
  * A vmsplice source of zeros must be real pages, not the shared zero
- * page that a never-written buffer maps: the kernel takes the slow
- * get_user_pages path for that page, on every call.  Measured with a
- * 1 MiB pipe: 10.8 GB/s from never-written pages, 40 GB/s from a 64 KiB
- * block of real ones (the best of 16 KiB to 1 MiB), repeated 16 times
- * in one iovec.  So /dev/zero -> pipe costs 64 KiB of RSS.
+ * page that a never-written buffer maps: the kernel takes its slow
+ * path for that page on every call.  A block of real zero pages,
+ * repeated in one iovec, is the fast source; it costs its size in RSS.
  */
 enum { ZERO_BLOCK_SIZE = 64 << 10, ZERO_BLOCK_REPEATS = 16 };
 
 /* One copy in progress along a chosen path. */
 struct copy_channel {
 	enum copy_path path;
-	int in_fd, out_fd;
+	const struct io_end *in, *out;
 	/* COPY_WRITE_ZEROS: never-written bytes, as many as a step asks
 	 * for; COPY_VMSPLICE_ZEROS: a zero block of ZERO_BLOCK_SIZE
 	 * (zero_block_alloc).  NULL otherwise. */
 	const void *zeros;
 	int pipe_rd, pipe_wr;   /* COPY_SPLICE_VIA_PIPE's pipe, else -1 */
 	size_t pipe_size;       /* its capacity */
-	size_t in_pipe;         /* bytes taken from in_fd, not yet written */
-	int in_seekable;        /* so held bytes can be given back */
+	size_t in_pipe;         /* bytes taken from the input, not yet written */
 };
 
 /* Set up a channel (for COPY_SPLICE_VIA_PIPE, make its pipe).  Returns
  * 0, or -1 with errno (EMFILE, ENFILE: then copy another way). */
 int copy_channel_open(struct copy_channel *ch, enum copy_path path,
-		      int in_fd, int out_fd, const void *zeros);
+		      const struct io_end *in, const struct io_end *out,
+		      const void *zeros);
 
 /*
  * Move at most len bytes with a syscall or two; a vmsplice of zeros
  * moves at most ZERO_BLOCK_REPEATS blocks.  Returns the bytes written
- * to out_fd, 0 at end of input, or -1 with errno (EINTR included: the
- * caller acts on signals and calls again).
+ * to the output, 0 at end of input, or -1 with errno (EINTR included:
+ * the caller acts on signals and calls again; bytes taken from the
+ * input stay in ch->in_pipe and go out on the next call).
  */
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
 
@@ -345,19 +372,12 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
  * unless bytes sit in the channel's pipe that the input, a pipe
  * itself, can't take back.
  */
-int copy_channel_may_fall_back(const struct copy_channel *ch, int err);
+bool copy_channel_may_fall_back(const struct copy_channel *ch, int err);
 
 /* Close the channel.  Bytes still in its pipe were never written: the
  * input seeks back over them, so that its offset counts only bytes
  * delivered and a read/write fallback resumes at the right place. */
 void copy_channel_close(struct copy_channel *ch);
-
-/* Raise a pipe's capacity to at least size bytes, at most
- * PIPE_MAX_CAPACITY (best effort), so one splice can move a whole
- * block.  PIPE_MAX_CAPACITY is the default /proc/sys/fs/pipe-max-size:
- * more would only pin kernel memory without making a splice faster. */
-enum { PIPE_MAX_CAPACITY = 1 << 20 };
-void pipe_raise_capacity(int fd, size_t size);
 
 /* ---- copying a whole descriptor (copy_fd.c) ------------------------ */
 
@@ -367,7 +387,7 @@ enum { COPY_FD_READ_ERROR = 1, COPY_FD_WRITE_ERROR = 2 };
  * Copy from in_fd's offset to out_fd until end of input or limit bytes
  * (UINT64_MAX: no limit), through buf (allocated on first use, at most
  * 128 KiB and no more than a regular input has left; kept for the next
- * call; the caller frees it).  copy_fd_zerocopy first tries the engine
+ * call; the caller frees it).  copy_fd_zerocopy first tries zero-copy
  * above (copy_file_range, splice) and falls back to read/write
  * when the kernel refuses the path before any byte moved; copy_fd_rw
  * always uses read/write.  Both return 0, or -1 with errno set and
@@ -383,17 +403,12 @@ int copy_fd_rw(int in_fd, int out_fd, uint64_t limit, struct lazy_buffer *buf,
 struct option;
 /* getopt_long (which permutes, as GNU's) with GNU's messages: an unknown
  * option or a missing argument prints "invalid option -- 'x'" (or the
- * long form), then bb_show_usage_error's "Try ..." line, and exits with
+ * long form), then bb_error_msg_and_usage's "Try ..." line, and exits with
  * xfunc_error_retval.  A long option whose value is BB_OPT_HELP prints
  * the usage and exits 0.  optstring must start with ':'. */
 enum { BB_OPT_HELP = 0x100 };
 int bb_getopt(int argc, char **argv, const char *optstring,
 	      const struct option *longopts);
-/* bb_error_msg, then "Try 'APPLET --help' for more information." (with
- * the "APPLET: " prefix too if bb_try_help_prefixed, as diffutils), then
- * exit(xfunc_error_retval). */
-BB_NORETURN void bb_show_usage_error(const char *fmt, ...) BB_PRINTF(1, 2);
-extern int bb_try_help_prefixed;
 
 /* ---- a byte made visible (visible_char.c) -------------------------- */
 

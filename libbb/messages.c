@@ -170,6 +170,8 @@ void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	exit(xfunc_error_retval);
 }
 
+bool bb_try_help_prefixed;
+
 void bb_error_msg_and_usage(const char *fmt, ...)
 {
 	va_list ap;
@@ -177,8 +179,11 @@ void bb_error_msg_and_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	bb_verror_msg(0, fmt, ap);
 	va_end(ap);
-	bb_dprintf(STDERR_FILENO, "Try '%s --help' for more information.\n",
-		   applet_name);
+	if (bb_try_help_prefixed)
+		bb_error_msg("Try '%s --help' for more information.", applet_name);
+	else
+		bb_dprintf(STDERR_FILENO, "Try '%s --help' for more information.\n",
+			   applet_name);
 	exit(xfunc_error_retval);
 }
 

@@ -21,7 +21,7 @@
 
 enum style { LOCALE, SHELL_ALWAYS, C_DOUBLE };
 
-static int printable(unsigned char c)
+static bool printable(unsigned char c)
 {
 	return c >= ' ' && c < 0x7f;
 }
@@ -30,7 +30,7 @@ static const char c_escapes[] = "\aa\bb\ff\nn\rr\tt\vv";
 
 /* A character that means nothing to a shell, in or out of quotes, and
  * needs no escape in C double quotes either. */
-static int shell_and_c_plain(const char *s, size_t i)
+static bool shell_and_c_plain(const char *s, size_t i)
 {
 	unsigned char c = (unsigned char)s[i];
 
@@ -44,7 +44,7 @@ static int shell_and_c_plain(const char *s, size_t i)
 }
 
 /* Does a shell need the text quoted at all? */
-static int shell_needs_quotes(const char *s)
+static bool shell_needs_quotes(const char *s)
 {
 	size_t i;
 

@@ -35,7 +35,7 @@ libbb/copy_fd.c knownConditionTrueFalse      # false positive: n is RW_CHUNK or 
 libbb/quote.c redundantContinue              # "continue" is the empty body of a scanning loop
 applets/dd/signals.c duplicateBreak          # raise() returns when the signal is blocked; the loop must go on
 applets/dd/signals.c cert-err33-c            # signal(SIG_DFL)/raise() before dying: nothing to do on failure
-applets/dd/copy.c clarifyCalculation         # "conv & MASK ? x : y": & binds first, as intended
+applets/dd/records.c clarifyCalculation         # "conv & MASK ? x : y": & binds first, as intended
 applets/truncate.c clarifyCalculation        # "a % b ? x : y": as intended
 libbb/format.c bugprone-branch-clone         # va_arg(long) and va_arg(long long): same code only on LP64
 libbb/parse_size.c bugprone-branch-clone     # two causes of overflow, kept apart for the reader

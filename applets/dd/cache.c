@@ -34,23 +34,23 @@ void setup_nocache(struct dd_run *run)
 	if (!ENABLE_FEATURE_DD_NOCACHE)
 		return;
 	cache_state.input_on = (opt->input_flags & FLAG_NOCACHE)
-		&& has_page_cache(run->in_mode);
+		&& has_page_cache(run->in.st.st_mode);
 	cache_state.output_on = (opt->output_flags & FLAG_NOCACHE)
-		&& has_page_cache(run->out_mode);
+		&& has_page_cache(run->out.st.st_mode);
 	if (!cache_state.input_on && !cache_state.output_on)
 		return;
 	if (cache_state.input_on)
-		cache_dropper_init(&cache_state.input, run->in_fd, 0, run->in_offset);
+		cache_dropper_init(&cache_state.input, run->in.fd, 0, run->tally.in_offset);
 	if (cache_state.output_on)
-		cache_dropper_init(&cache_state.output, run->out_fd, 1, run->out_offset);
+		cache_dropper_init(&cache_state.output, run->out.fd, 1, run->tally.out_offset);
 	run->cache = &cache_state;
 }
 
 void input_consumed(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_NOCACHE && run->cache && run->cache->input_on
-	    && cache_dropper_advance(&run->cache->input, run->in_offset) != 0) {
-		report_failure(run, run->in_name);
+	    && cache_dropper_advance(&run->cache->input, run->tally.in_offset) != 0) {
+		report_failure(run, run->in.name);
 		run->cache->input_on = false;
 	}
 }
@@ -58,8 +58,8 @@ void input_consumed(struct dd_run *run)
 void output_written(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_NOCACHE && run->cache && run->cache->output_on
-	    && cache_dropper_advance(&run->cache->output, run->out_offset) != 0) {
-		report_failure(run, run->out_name);
+	    && cache_dropper_advance(&run->cache->output, run->tally.out_offset) != 0) {
+		report_failure(run, run->out.name);
 		run->cache->output_on = false;
 	}
 }
@@ -69,7 +69,7 @@ void finish_nocache(struct dd_run *run)
 	if (!ENABLE_FEATURE_DD_NOCACHE || !run->cache)
 		return;
 	if (run->cache->input_on && cache_dropper_finish(&run->cache->input) != 0)
-		report_failure(run, run->in_name);
+		report_failure(run, run->in.name);
 	if (run->cache->output_on && cache_dropper_finish(&run->cache->output) != 0)
-		report_failure(run, run->out_name);
+		report_failure(run, run->out.name);
 }

@@ -4,7 +4,7 @@
  *
  * Each record read goes through the same pipeline, in GNU's order:
  *
- *     (sync padding, done by copy.c)
+ *     (sync padding, done by records.c)
  *     -> translate through the table -> swab -> block | unblock | as is
  *     -> stage_output()
  *
@@ -78,42 +78,6 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xe5, 0xbd },
 };
 
-enum record_shape {
-	SHAPE_AS_IS,
-	SHAPE_BLOCK,      /* lines -> cbs-byte records */
-	SHAPE_UNBLOCK,    /* cbs-byte records -> lines */
-};
-
-/*
- * State kept from one record to the next (a run has only one stream, so
- * plain statics are enough).
- */
-static struct {
-	unsigned char table[256];     /* the composed translation */
-	bool translate;               /* table is not the identity */
-	enum record_shape shape;
-	uint64_t cbs;
-	/* Padding and line end in the output character set: GNU translates
-	 * records before blocking them, so under ebcdic/ibm a line ends at
-	 * EBCDIC newline 0x25 and pads with EBCDIC space 0x40. */
-	unsigned char space, newline;
-	/* block: bytes of the current line so far, capped at cbs + 1 (past
-	 * cbs means "truncated, already counted").  unblock: bytes of the
-	 * current cbs-byte record; its newline is written only when a byte
-	 * of the next record arrives (or at the end). */
-	uint64_t column;
-	uint64_t held_spaces;         /* unblock: spaces not yet known to
-				       * be trailing */
-	unsigned char spaces[64];     /* source for runs of padding */
-} cv;
-
-/* swab, kept apart so that it is all that remains without
- * FEATURE_DD_CONV. */
-static struct {
-	bool held;                    /* an odd byte waits for its pair */
-	unsigned char byte;
-} swab;
-
 static unsigned char change_case(unsigned char c, bool upper)
 {
 	if (upper ? (c >= 'a' && c <= 'z') : (c >= 'A' && c <= 'Z'))
@@ -121,9 +85,10 @@ static unsigned char change_case(unsigned char c, bool upper)
 	return c;
 }
 
-static void apply_step(enum translate_step step, unsigned conv)
+static void apply_step(struct dd_conv_state *cv, enum translate_step step,
+		       unsigned conv)
 {
-	unsigned char *t = cv.table;
+	unsigned char *t = cv->table;
 
 	switch (step) {
 	case STEP_FROM_EBCDIC:
@@ -154,53 +119,50 @@ static void apply_step(enum translate_step step, unsigned conv)
 	}
 }
 
-static void build_table(unsigned conv)
+static void build_table(struct dd_conv_state *cv, unsigned conv)
 {
 	for (unsigned c = 0; c < 256; c++)
-		cv.table[c] = (unsigned char)c;
+		cv->table[c] = (unsigned char)c;
 	for (enum translate_step s = 0; s < STEP_COUNT; s++)
-		apply_step(s, conv);
-	cv.translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
+		apply_step(cv, s, conv);
+	cv->translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
 			       CONV_LCASE | CONV_UCASE);
 }
 
-void conv_init(const struct dd_options *opt)
+void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 {
 	unsigned conv = opt->conv;
 
 	if (!ENABLE_FEATURE_DD_CONV)
 		return;
-	build_table(conv);
+	build_table(cv, conv);
 
 	/* block/unblock need cbs= (operands.c also drops them without). */
-	cv.cbs = opt->cbs;
-	if (cv.cbs && (conv & CONV_BLOCK))
-		cv.shape = SHAPE_BLOCK;
-	else if (cv.cbs && (conv & CONV_UNBLOCK))
-		cv.shape = SHAPE_UNBLOCK;
+	cv->cbs = opt->cbs;
+	if (cv->cbs && (conv & CONV_BLOCK))
+		cv->shape = SHAPE_BLOCK;
+	else if (cv->cbs && (conv & CONV_UNBLOCK))
+		cv->shape = SHAPE_UNBLOCK;
 
-	/* Not cv.table[' ']: after conv=ascii the stream is ASCII again. */
-	cv.space = ' ';
-	cv.newline = '\n';
+	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
+	cv->space = ' ';
+	cv->newline = '\n';
 	if (conv & (CONV_EBCDIC | CONV_IBM)) {
-		cv.space = ascii_to_ebcdic[' '];
-		cv.newline = ascii_to_ebcdic['\n'];
+		cv->space = ascii_to_ebcdic[' '];
+		cv->newline = ascii_to_ebcdic['\n'];
 	}
-	if (cv.shape != SHAPE_AS_IS)
-		memset(cv.spaces, cv.space, sizeof(cv.spaces));
-}
-
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
+	if (cv->shape != SHAPE_AS_IS)
+		memset(cv->spaces, cv->space, sizeof(cv->spaces));
 }
 
 static void output_spaces(struct dd_run *run, uint64_t n)
 {
-	while (n) {
-		size_t k = (size_t)min_u64(n, sizeof(cv.spaces));
+	struct dd_conv_state *cv = &run->conv;
 
-		stage_output(run, cv.spaces, k);
+	while (n) {
+		size_t k = (size_t)min_u64(n, sizeof(cv->spaces));
+
+		stage_output(run, cv->spaces, k);
 		n -= k;
 	}
 }
@@ -209,25 +171,27 @@ static void output_spaces(struct dd_run *run, uint64_t n)
  * the newline itself is dropped.  Lines may span records. */
 static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
+	struct dd_conv_state *cv = &run->conv;
+
 	while (n) {
-		const unsigned char *nl = memchr(p, cv.newline, n);
+		const unsigned char *nl = memchr(p, cv->newline, n);
 		size_t part = nl ? (size_t)(nl - p) : n;
-		uint64_t room = cv.cbs - min_u64(cv.column, cv.cbs);
+		uint64_t room = cv->cbs - min_u64(cv->column, cv->cbs);
 
 		if (room)
 			stage_output(run, p, (size_t)min_u64(part, room));
 		if (part > room) {
 			/* Count a line once, when it first passes cbs. */
-			if (cv.column <= cv.cbs)
-				run->stats.truncated_records++;
-			cv.column = cv.cbs + 1;
+			if (cv->column <= cv->cbs)
+				tally_truncated_record(run);
+			cv->column = cv->cbs + 1;
 		} else {
-			cv.column += part;
+			cv->column += part;
 		}
 		if (!nl)
 			return;
-		output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
-		cv.column = 0;
+		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
+		cv->column = 0;
 		p = nl + 1;
 		n -= part + 1;
 	}
@@ -238,24 +202,26 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
  * not trailing, since a record may span reads. */
 static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
+	struct dd_conv_state *cv = &run->conv;
+
 	while (n) {
-		if (cv.column == cv.cbs) {
-			stage_output(run, &cv.newline, 1);
-			cv.column = 0;
-			cv.held_spaces = 0;
+		if (cv->column == cv->cbs) {
+			stage_output(run, &cv->newline, 1);
+			cv->column = 0;
+			cv->held_spaces = 0;
 		}
-		size_t take = (size_t)min_u64(n, cv.cbs - cv.column);
+		size_t take = (size_t)min_u64(n, cv->cbs - cv->column);
 		size_t keep = take;
 
-		while (keep && p[keep - 1] == cv.space)
+		while (keep && p[keep - 1] == cv->space)
 			keep--;
 		if (keep) {
-			output_spaces(run, cv.held_spaces);
-			cv.held_spaces = 0;
+			output_spaces(run, cv->held_spaces);
+			cv->held_spaces = 0;
 			stage_output(run, p, keep);
 		}
-		cv.held_spaces += take - keep;
-		cv.column += take;
+		cv->held_spaces += take - keep;
+		cv->column += take;
 		p += take;
 		n -= take;
 	}
@@ -264,9 +230,11 @@ static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 /* Hand translated, swabbed bytes to the record shaping step. */
 static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
-	if (ENABLE_FEATURE_DD_CONV && cv.shape == SHAPE_BLOCK)
+	struct dd_conv_state *cv = &run->conv;
+
+	if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_BLOCK)
 		block_bytes(run, p, n);
-	else if (ENABLE_FEATURE_DD_CONV && cv.shape == SHAPE_UNBLOCK)
+	else if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_UNBLOCK)
 		unblock_bytes(run, p, n);
 	else
 		stage_output(run, p, n);
@@ -276,17 +244,19 @@ static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
  * byte left at the end of a record pairs with the first of the next. */
 static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 {
-	if (swab.held && n) {
-		unsigned char pair[2] = { p[0], swab.byte };
+	struct dd_conv_state *cv = &run->conv;
+
+	if (cv->swab_held && n) {
+		unsigned char pair[2] = { p[0], cv->swab_byte };
 
 		shape_bytes(run, pair, 2);
-		swab.held = false;
+		cv->swab_held = false;
 		p++;
 		n--;
 	}
 	if (n & 1) {
-		swab.byte = p[--n];
-		swab.held = true;
+		cv->swab_byte = p[--n];
+		cv->swab_held = true;
 	}
 	for (size_t i = 0; i < n; i += 2) {
 		unsigned char c = p[i];
@@ -299,9 +269,11 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 
 void conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
-	if (ENABLE_FEATURE_DD_CONV && cv.translate)
+	struct dd_conv_state *cv = &run->conv;
+
+	if (ENABLE_FEATURE_DD_CONV && cv->translate)
 		for (size_t i = 0; i < len; i++)
-			buf[i] = cv.table[buf[i]];
+			buf[i] = cv->table[buf[i]];
 	if (run->opt->conv & CONV_SWAB)
 		swab_bytes(run, buf, len);
 	else
@@ -310,17 +282,19 @@ void conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 
 void conv_finish(struct dd_run *run)
 {
-	if (swab.held) {
-		swab.held = false;
-		shape_bytes(run, &swab.byte, 1);
+	struct dd_conv_state *cv = &run->conv;
+
+	if (cv->swab_held) {
+		cv->swab_held = false;
+		shape_bytes(run, &cv->swab_byte, 1);
 	}
 	if (!ENABLE_FEATURE_DD_CONV)
 		return;
 	/* A last line without a newline is still padded to cbs. */
-	if (cv.shape == SHAPE_BLOCK && cv.column > 0)
-		output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
+	if (cv->shape == SHAPE_BLOCK && cv->column > 0)
+		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
 	/* The last record's newline was waiting for a next record. */
-	if (cv.shape == SHAPE_UNBLOCK && cv.column > 0)
-		stage_output(run, &cv.newline, 1);
-	cv.column = 0;
+	if (cv->shape == SHAPE_UNBLOCK && cv->column > 0)
+		stage_output(run, &cv->newline, 1);
+	cv->column = 0;
 }

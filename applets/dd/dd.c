@@ -13,14 +13,6 @@
 //config:	  Copy a file, converting and formatting according to the
 //config:	  operands, as GNU coreutils dd does.
 //config:
-//config:config FEATURE_DD_SPLICE
-//config:	bool "Zero-copy kernel paths (splice, vmsplice, copy_file_range)"
-//config:	default y
-//config:	depends on DD
-//config:	help
-//config:	  Plain copies move data inside the kernel where the file
-//config:	  types allow it.  Without this, dd always uses read/write.
-//config:
 //config:config FEATURE_DD_NOCACHE
 //config:	bool "iflag=nocache and oflag=nocache"
 //config:	default y
@@ -87,23 +79,10 @@
 //usage:
 //usage:SIGUSR1 prints the current statistics and the copy goes on.
 
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "dd.h"
-
-/* GNU warns about short reads only where they change the outcome: one
- * buffer (bs=), no fullblock, and counted or skipped records or
- * O_DIRECT. */
-static bool wants_partial_read_warning(const struct dd_options *opt)
-{
-	return opt->bs_given && !opt->reshaping
-		&& !(opt->input_flags & FLAG_FULLBLOCK)
-		&& (opt->skip_records
-		    || (opt->max_records != 0 && opt->max_records != UINT64_MAX)
-		    || ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT));
-}
 
 /* Is word a non-empty prefix of option, as getopt_long allows? */
 static bool abbreviates(const char *word, const char *option)
@@ -146,44 +125,72 @@ static void take_options(char **argv)
 	*out = NULL;
 }
 
+/*
+ * The one way out of a copy, whatever ended it.  The syncs run even
+ * after a write error, and a failing sync is reported, as in GNU; after
+ * a failed full output block GNU's quit() then ends dd at once, without
+ * a summary.
+ */
+static void finish_copy(struct dd_run *run, enum dd_stop stop)
+{
+	if (stop == STOP_DONE)
+		extend_after_final_hole(run);
+	else
+		run->exit_status = EXIT_FAILURE;
+	if (!sync_output(run)) {
+		if (stop == STOP_BLOCK_FAILED)
+			exit(EXIT_FAILURE);
+		run->exit_status = EXIT_FAILURE;
+	}
+	finish_nocache(run);
+}
+
 int dd_main(int argc, char **argv)
 {
 	struct dd_options opt;
 	struct dd_run run;
+	enum dd_stop stop = STOP_DONE;
 
 	(void)argc;
 	take_options(argv + 1);
 	parse_operands(&opt, argv + 1);
 	memset(&run, 0, sizeof(run));
 	run.opt = &opt;
-	run.warn_partial_read = wants_partial_read_warning(&opt);
 	if (ENABLE_FEATURE_DD_CONV || (opt.conv & CONV_SWAB))
-		conv_init(&opt);
-	install_signal_handlers(&run);
+		conv_init(&run.conv, &opt);
+	install_signal_handlers();
 
-	/* Input first, buffers next, output last: nothing can fail after
-	 * the output is opened for want of memory or a bad input. */
+	/* Input first, buffers next, output last: a run that fails for want
+	 * of memory or a bad input never touches the output. */
 	open_input(&run);
-	plan_buffers(&run);
-	run.stats.start_ns = monotonic_ns();
-	run.stats.next_progress_ns = run.stats.start_ns + 1000000000;
+	plan_input(&run.plan, &opt, &run.in);
+	run.warn_partial_read = run.plan.warn_partial_read;
+	map_buffers(&run);
+	tally_set_input_offset(&run, run.in.offset);
+	report_start(&run);
 	skip_input(&run);
 	open_output(&run);
+	tally_set_output_offset(&run, run.out.offset);
+	seek_output(&run);
 	/* GNU warns once the output is open: a run that can't open its
 	 * output only says that. */
 	if (run.skip_short && opt.status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
-			     quote_if_needed(run.in_name));
+			     quote_if_needed(run.in.name));
+	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 
-	run.exit_status = copy_records(&run);
+	if (run.plan.mover == MOVER_RECORDS
+	    || copy_zerocopy(&run, &stop) == ZEROCOPY_NOT_USED)
+		stop = copy_records(&run);
+	finish_copy(&run, stop);
 
 	/* As GNU: a descriptor that fails to close ends dd at once, without
 	 * a summary (standard input or output was closed, say). */
-	if (close(run.in_fd) != 0)
-		bb_perror_msg_and_die("closing input file %s", quote_always(run.in_name));
-	if (close(run.out_fd) != 0)
-		bb_perror_msg_and_die("closing output file %s", quote_always(run.out_name));
+	if (close(run.in.fd) != 0)
+		bb_perror_msg_and_die("closing input file %s", quote_always(run.in.name));
+	if (close(run.out.fd) != 0)
+		bb_perror_msg_and_die("closing output file %s", quote_always(run.out.name));
 	print_summary(&run);
 	return run.exit_status;
 }

@@ -1,18 +1,28 @@
 /*
  * dd.h - what the parts of dd share.
  *
- * dd.c reads like an outline; each step has its own file:
+ * dd.c reads like an outline; each concern has one file, and calls only
+ * go down this list (a file calls the files below it, never above):
+ *   dd.c        the outline: parse, open, plan, position, pick the
+ *               mover, finish
  *   operands.c  argv -> struct dd_options, with every check GNU makes
- *   position.c  opening the files, skip= on input, seek= on output
- *   plan.c      sizing and allocating the buffers from what the kernel
- *               knows, before the output is touched
- *   copy.c      the record loop: read, convert, stage, count
- *   output.c    each write (sparse, O_DIRECT tail) and the final syncs
- *   fastpath.c  plain copies through the zero-copy engine
+ *   ends.c      opening the input and output; what each end is
+ *   plan.c      every derived limit and the mover, from the operands
+ *               and the ends alone (a pure function)
+ *   buffers.c   mapping and growing the buffers the plan asks for
+ *   position.c  skip= on the input, seek= on the output
+ *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
+ *   records.c   the record loop: read, convert, write
  *   conv.c      conversions: character tables, swab, block/unblock
+ *   input.c     one record read: fullblock, O_DIRECT's end, the
+ *               partial-read warning
+ *   output.c    the output block, each write (sparse, O_DIRECT tail),
+ *               the tail of the file and the syncs
+ *   tally.c     the only writer of the counts and offsets, and tick():
+ *               signals, progress and nocache, once per loop turn
  *   cache.c     iflag=/oflag=nocache
- *   signals.c   SIGINT/SIGUSR1: handlers set flags, the loop acts
- *   report.c    the summary and status=progress
+ *   signals.c   SIGINT/SIGUSR1: handlers set flags, tick() acts
+ *   report.c    the summary and the status=progress line
  */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
@@ -80,93 +90,211 @@ struct dd_options {
 	enum dd_status status;
 
 	/* count=, skip=, seek= split as GNU does: whole records plus bytes
-	 * (the bytes part is nonzero only with *_bytes flags). */
+	 * (the bytes part is nonzero only when counted in bytes). */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */
 	bool count_given;
 	uint64_t skip_records, skip_bytes;
 	uint64_t seek_records, seek_bytes;
 };
 
-/* Record and byte counters, as printed in the summary. */
-struct dd_stats {
+/* How the bytes move. */
+enum dd_mover {
+	MOVER_RECORDS,      /* the record loop: read, convert, write */
+	MOVER_COALESCED,    /* zero-copy in large steps; records follow from
+			     * the byte count (files, block devices,
+			     * /dev/zero: their reads are short only at the
+			     * end) */
+	MOVER_PER_RECORD,   /* zero-copy, one step per record (a pipe) */
+};
+
+/*
+ * Every limit that follows from the operands and the ends, computed in
+ * one place (plan.c): each records-to-bytes product is made here once.
+ * plan_input() fills the first part before the output is opened,
+ * plan_output() the rest once both ends are known.
+ */
+struct dd_plan {
+	uint64_t count_bytes;      /* the most count= lets through, in bytes;
+				    * UINT64_MAX for no limit */
+	uint64_t skip_offset;      /* bytes skip= passes over */
+	bool skip_overflow;        /* skip= does not fit in 64 bits */
+	uint64_t seek_offset;      /* bytes seek= passes over */
+	bool seek_too_large;       /* seek= is past what off_t can hold */
+	bool two_buffers;          /* GNU's separate output buffer */
+	uint64_t ibuf_size;        /* the input buffer to map first */
+	uint64_t obuf_size;        /* the output buffer to map first */
+	bool warn_partial_read;    /* GNU's "suggest iflag=fullblock" */
+
+	enum dd_mover mover;
+	enum copy_path path;       /* the zero-copy path, for the movers */
+};
+
+/* Counts and offsets; tally.c is their only writer. */
+struct dd_tally {
 	uint64_t in_full, in_partial;
 	uint64_t out_full, out_partial;
 	uint64_t truncated_records;      /* conv=block: lines cut at cbs */
 	uint64_t bytes_out;
+	uint64_t in_offset;              /* where the next byte is read */
+	uint64_t out_offset;             /* where the next byte is written */
+};
+
+/* The summary line's state; report.c is its only writer. */
+struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	uint64_t next_progress_ns;       /* status=progress: next line due */
 	int progress_len;                /* status=progress: last line width */
 };
 
-/* The run: open files, buffers, counters. */
+/* conv.c's state, kept from one record to the next. */
+enum record_shape {
+	SHAPE_AS_IS,
+	SHAPE_BLOCK,      /* lines -> cbs-byte records */
+	SHAPE_UNBLOCK,    /* cbs-byte records -> lines */
+};
+
+struct dd_conv_state {
+	unsigned char table[256];     /* the composed translation */
+	bool translate;               /* table is not the identity */
+	enum record_shape shape;
+	uint64_t cbs;
+	/* Padding and line end in the output character set: GNU translates
+	 * records before blocking them, so under ebcdic/ibm a line ends at
+	 * EBCDIC newline 0x25 and pads with EBCDIC space 0x40. */
+	unsigned char space, newline;
+	/* block: bytes of the current line so far, capped at cbs + 1 (past
+	 * cbs means "truncated, already counted").  unblock: bytes of the
+	 * current cbs-byte record; its newline is written only when a byte
+	 * of the next record arrives (or at the end). */
+	uint64_t column;
+	uint64_t held_spaces;         /* unblock: spaces not yet known to
+				       * be trailing */
+	bool swab_held;               /* swab: an odd byte waits for its pair */
+	unsigned char swab_byte;
+	unsigned char spaces[64];     /* source for runs of padding */
+};
+
+struct dd_cache_state;
+
+/* The run: the ends, the plan, buffers, counters. */
 struct dd_run {
 	const struct dd_options *opt;
+	struct io_end in, out;           /* ends.c */
+	struct dd_plan plan;             /* plan.c */
 	int exit_status;                 /* EXIT_FAILURE once anything failed */
-
-	int in_fd;
-	const char *in_name;             /* as given, quoted in messages */
-	mode_t in_mode;                  /* st_mode of the input */
-	bool in_seekable;                /* lseek works on the input */
-	int in_seek_errno;               /* why it doesn't */
-	bool in_size_known;              /* regular file or block device */
-	uint64_t in_size;                /* its size, if known */
-	uint64_t in_offset;              /* input offset (after skip=) */
 	bool skip_short;                 /* skip= went past the input's end */
-
-	int out_fd;
-	const char *out_name;
-	mode_t out_mode;
-	uint64_t out_offset;             /* output offset, for nocache */
-	bool final_op_was_seek;          /* conv=sparse ended in a hole */
-	bool sparse_off;                 /* output can't seek: no holes */
-	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
+	bool input_seek_failed;          /* conv=noerror could not step over
+					  * a bad block: said once (records.c) */
 
 	struct lazy_buffer ibuf;         /* input records land here */
 	struct lazy_buffer obuf;         /* output staging, two_buffers only */
-	bool two_buffers;
-	size_t obuf_fill;                /* bytes staged in obuf */
+	size_t obuf_fill;                /* bytes staged in obuf (output.c) */
+	bool output_failed;              /* a staged block failed (output.c) */
+	bool final_op_was_seek;          /* conv=sparse ended in a hole */
+	bool sparse_off;                 /* output can't seek: no holes */
+	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
+	ssize_t prev_read;               /* the previous read (input.c) */
+	bool warn_partial_read;          /* still to be given (input.c) */
 
-	bool warn_partial_read;          /* GNU's "suggest iflag=fullblock" */
-	ssize_t prev_read;               /* result of the previous read */
-	struct dd_stats stats;
+	struct dd_tally tally;
+	struct dd_report_state report;
+	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
+};
+
+/* How a copy ended, for dd_main's one way out. */
+enum dd_stop {
+	STOP_DONE,          /* end of input, count= reached, or a read error
+			     * already reported (exit_status says which) */
+	STOP_WRITE_FAILED,  /* a write failed (reported): sync, then stop */
+	STOP_BLOCK_FAILED,  /* a full output block failed (reported): as
+			     * above, but a failing sync ends dd at once
+			     * without a summary, as GNU's quit() does */
 };
 
 /* operands.c */
 void parse_operands(struct dd_options *opt, char **argv);
 
-/* position.c */
+/* ends.c */
 void open_input(struct dd_run *run);
-uint64_t input_start_offset(const struct dd_run *run);
-void skip_input(struct dd_run *run);
 void open_output(struct dd_run *run);
 
-/* plan.c */
-void plan_buffers(struct dd_run *run);
+/* plan.c: pure functions of the operands and the ends. */
+void plan_input(struct dd_plan *plan, const struct dd_options *opt,
+		const struct io_end *in);
+void plan_output(struct dd_plan *plan, const struct dd_options *opt,
+		 const struct io_end *in, const struct io_end *out);
+
+/* buffers.c */
+void map_buffers(struct dd_run *run);
 void grow_input_buffer(struct dd_run *run, uint64_t want);
 void grow_output_buffer(struct dd_run *run, uint64_t want);
 BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
-/* copy.c */
-int copy_records(struct dd_run *run);
+/* position.c */
+void skip_input(struct dd_run *run);
+void seek_output(struct dd_run *run);
+
+/* zerocopy.c (FEATURE_ZEROCOPY) */
+enum zerocopy_result {
+	ZEROCOPY_NOT_USED,  /* nothing moved: use the record loop */
+	ZEROCOPY_DONE,      /* copied, or failed and reported */
+};
+enum zerocopy_result copy_zerocopy(struct dd_run *run, enum dd_stop *stop);
+
+/* records.c */
+enum dd_stop copy_records(struct dd_run *run);
+
+/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
+/* Build the translation table from ascii/ebcdic/ibm/lcase/ucase. */
+void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
+/* Convert one record just read (buf may be changed in place) and stage
+ * the result (see stage_output). */
+void conv_record(struct dd_run *run, unsigned char *buf, size_t len);
+/* At end of input: stage what conversions hold back (swab's odd byte,
+ * block's last line, unblock's last record). */
+void conv_finish(struct dd_run *run);
+
+/* input.c */
+/* How much the next record may read: ibs, or what count= in bytes
+ * leaves for the last one.  False once count= records are in. */
 bool next_record_size(const struct dd_run *run, size_t *size);
-ssize_t read_input(struct dd_run *run, size_t size);
+/* Read one record of up to size bytes into ibuf, as one read(2) would
+ * (or, with iflag=fullblock, as many as fill it).  Returns its length,
+ * 0 at end of input, or -1 with errno. */
+ssize_t read_record(struct dd_run *run, size_t size);
+/* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
-/* Append converted bytes to the output buffer, writing each full obs
- * block as it fills (only used with two_buffers). */
-void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 
 /* output.c */
+/* Write len bytes (GNU's iwrite): returns how many were written; fewer
+ * than len with errno set. */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
-void finish_output_file(struct dd_run *run);
+/* Append bytes to the output block, writing each full obs block as it
+ * fills (two_buffers only).  A write that fails is reported and sets
+ * run->output_failed; staging then stops. */
+void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
+/* Write the last, short output block.  False if that failed (reported). */
+bool flush_output(struct dd_run *run);
+/* A copy that ended in a hole (conv=sparse) gets its full size. */
+void extend_after_final_hole(struct dd_run *run);
+/* conv=fdatasync / conv=fsync (and O_DIRECT's deferred fsync).  Returns
+ * false if a sync failed (reported). */
+bool sync_output(struct dd_run *run);
 
-/* fastpath.c (FEATURE_DD_SPLICE) */
-enum fast_result {
-	FAST_NOT_USED,      /* nothing moved: use the record loop */
-	FAST_DONE,          /* copied (a read error sets exit_status) */
-	FAST_WRITE_FAILED,  /* reported; stop without syncing, as GNU */
-};
-enum fast_result copy_fast(struct dd_run *run);
+/* tally.c: the only writer of run->tally. */
+void tally_read(struct dd_run *run, size_t n);
+void tally_write(struct dd_run *run, size_t written, size_t wanted);
+void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
+void tally_coalesced(struct dd_run *run, uint64_t moved, bool write_failed);
+void tally_truncated_record(struct dd_run *run);
+void tally_input_moved(struct dd_run *run, uint64_t n);
+void tally_output_moved(struct dd_run *run, uint64_t n);
+void tally_set_input_offset(struct dd_run *run, uint64_t offset);
+void tally_set_output_offset(struct dd_run *run, uint64_t offset);
+/* Once per loop turn (and per interrupted syscall): act on signals,
+ * print the progress line, let nocache drop what was passed. */
+void tick(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);
@@ -175,22 +303,13 @@ void input_consumed(struct dd_run *run);
 void output_written(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 
-/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
-/* Build the translation table from ascii/ebcdic/ibm/lcase/ucase. */
-void conv_init(const struct dd_options *opt);
-/* Convert one record just read (buf may be changed in place) and pass
- * the result to stage_output(). */
-void conv_record(struct dd_run *run, unsigned char *buf, size_t len);
-/* At end of input: emit what conversions hold back (swab's odd byte,
- * block's last line, unblock's last record). */
-void conv_finish(struct dd_run *run);
-
 /* signals.c */
-void install_signal_handlers(struct dd_run *run);
+void install_signal_handlers(void);
 /* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
 void process_signals(struct dd_run *run);
 
 /* report.c */
+void report_start(struct dd_run *run);
 void print_summary(struct dd_run *run);
 void maybe_print_progress(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);

@@ -1,7 +1,8 @@
 /*
- * output.c - the output side of a write: GNU's iwrite (EINTR, ENOSPC on
- * a zero-byte write, conv=sparse holes, O_DIRECT's short last block) and
- * what happens once the copy is over (the size under sparse, the syncs).
+ * output.c - the output side: GNU's iwrite (EINTR, ENOSPC for a write
+ * of zero bytes, conv=sparse holes, O_DIRECT's short last block), the
+ * output block of the two-buffer shape, and what happens once the copy
+ * is over (the size after a final hole, the syncs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,16 +22,16 @@ static bool is_all_zero(const unsigned char *data, size_t len)
 /*
  * O_DIRECT can't write a block that is not a multiple of the device's
  * block size.  Like GNU, drop O_DIRECT for the final short block, and
- * make up for it with an fsync and cache advice at the end.
+ * make up for it with an fsync at the end.
  */
 static void drop_direct_for_last_block(struct dd_run *run)
 {
-	int flags = fcntl(run->out_fd, F_GETFL);
+	int flags = fcntl(run->out.fd, F_GETFL);
 
-	if (flags < 0 || fcntl(run->out_fd, F_SETFL, flags & ~O_DIRECT) != 0) {
+	if (flags < 0 || fcntl(run->out.fd, F_SETFL, flags & ~O_DIRECT) != 0) {
 		if (run->opt->status != STATUS_NONE)
 			bb_perror_msg("failed to turn off O_DIRECT: %s",
-				      quote_if_needed(run->out_name));
+				      quote_if_needed(run->out.name));
 	}
 	run->sync_at_end = true;
 }
@@ -46,9 +47,8 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 	run->final_op_was_seek = false;
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
 	    && !run->sparse_off && is_all_zero(data, len)) {
-		if (lseek(run->out_fd, (off_t)len, SEEK_CUR) >= 0) {
+		if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
 			run->final_op_was_seek = true;
-			run->out_offset += len;
 			return len;
 		}
 		/* Not seekable: sparse was only advice. */
@@ -56,14 +56,13 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 	}
 
 	while (done < len) {
-		ssize_t n;
+		ssize_t n = write(run->out.fd, data + done, len - done);
 
-		process_signals(run);
-		n = write(run->out_fd, data + done, len - done);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
+			if (errno != EINTR)
+				break;
+			tick(run);
+			continue;
 		}
 		if (n == 0) {
 			/* Some drivers say 0 at the end of a device. */
@@ -72,71 +71,111 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 		}
 		done += (size_t)n;
 	}
-	run->out_offset += done;
-	if (done)
-		output_written(run);
 	return done;
 }
 
-/* A copy that ended in a hole (conv=sparse) must still give the file
- * its full size. */
-static void extend_after_final_hole(struct dd_run *run)
+/* Write the full output block staged in obuf (GNU's write_output). */
+static void flush_full_block(struct dd_run *run)
+{
+	size_t obs = (size_t)run->opt->obs;
+	size_t n = write_output(run, run->obuf.data, obs);
+
+	tally_write(run, n, obs);
+	if (n != obs) {
+		bb_perror_msg("writing to %s", quote_always(run->out.name));
+		run->output_failed = true;
+	}
+	run->obuf_fill = 0;
+}
+
+void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
+{
+	size_t obs = (size_t)run->opt->obs;
+
+	while (len && !run->output_failed) {
+		size_t room, chunk;
+
+		if (run->obuf_fill == run->obuf.capacity)
+			grow_output_buffer(run, run->obuf_fill + len);
+		room = (run->obuf.capacity < obs ? run->obuf.capacity : obs)
+			- run->obuf_fill;
+		chunk = len < room ? len : room;
+		memcpy(run->obuf.data + run->obuf_fill, data, chunk);
+		run->obuf_fill += chunk;
+		data += chunk;
+		len -= chunk;
+		if (run->obuf_fill == obs)
+			flush_full_block(run);
+	}
+}
+
+bool flush_output(struct dd_run *run)
+{
+	size_t fill = run->obuf_fill, n;
+
+	if (!fill)
+		return true;
+	n = write_output(run, run->obuf.data, fill);
+	tally_write(run, n, fill);
+	run->obuf_fill = 0;
+	if (n != fill) {
+		bb_perror_msg("error writing %s", quote_always(run->out.name));
+		return false;
+	}
+	return true;
+}
+
+/* This needs the file's size now, which takes a second fstat, as in GNU
+ * (whose failure GNU reports). */
+void extend_after_final_hole(struct dd_run *run)
 {
 	struct stat st;
 	off_t end;
 
-	if (fstat(run->out_fd, &st) != 0) {
-		bb_perror_msg("cannot fstat %s", quote_always(run->out_name));
+	if (!run->final_op_was_seek)
+		return;
+	if (fstat(run->out.fd, &st) != 0) {
+		bb_perror_msg("cannot fstat %s", quote_always(run->out.name));
 		run->exit_status = EXIT_FAILURE;
 		return;
 	}
-	if (!S_ISREG(st.st_mode))
-		return;
-	end = lseek(run->out_fd, 0, SEEK_CUR);
-	if (end > st.st_size && ftruncate(run->out_fd, end) != 0) {
+	end = lseek(run->out.fd, 0, SEEK_CUR);
+	if (S_ISREG(st.st_mode) && end > st.st_size
+	    && ftruncate(run->out.fd, end) != 0) {
 		bb_perror_msg("failed to truncate to %lld bytes in output file %s",
-			      (long long)end, quote_always(run->out_name));
+			      (long long)end, quote_always(run->out.name));
 		run->exit_status = EXIT_FAILURE;
 	}
 }
 
-/* conv=fdatasync / conv=fsync.  Where fdatasync can't work (ENOSYS,
- * EINVAL), GNU tries fsync instead. */
-static void sync_output(struct dd_run *run)
+/* fsync or fdatasync, restarted after a signal. */
+static int sync_fd(int fd, bool data_only)
+{
+	int r;
+
+	do
+		r = data_only ? fdatasync(fd) : fsync(fd);
+	while (r != 0 && errno == EINTR);
+	return r;
+}
+
+/* Where fdatasync can't work (ENOSYS, EINVAL), GNU tries fsync instead. */
+bool sync_output(struct dd_run *run)
 {
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
+	bool ok = true;
 
-	if (run->opt->conv & CONV_FDATASYNC) {
-		int r;
-
-		do
-			r = fdatasync(run->out_fd);
-		while (r != 0 && errno == EINTR);
-		if (r != 0) {
-			if (errno != ENOSYS && errno != EINVAL) {
-				bb_perror_msg("fdatasync failed for %s",
-					      quote_always(run->out_name));
-				run->exit_status = EXIT_FAILURE;
-			}
-			want_fsync = true;
+	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run->out.fd, true) != 0) {
+		if (errno != ENOSYS && errno != EINVAL) {
+			bb_perror_msg("fdatasync failed for %s",
+				      quote_always(run->out.name));
+			ok = false;
 		}
+		want_fsync = true;
 	}
-	if (want_fsync) {
-		int r;
-
-		do
-			r = fsync(run->out_fd);
-		while (r != 0 && errno == EINTR);
-		if (r != 0) {
-			bb_perror_msg("fsync failed for %s", quote_always(run->out_name));
-			run->exit_status = EXIT_FAILURE;
-		}
+	if (want_fsync && sync_fd(run->out.fd, false) != 0) {
+		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
+		ok = false;
 	}
-}
-
-void finish_output_file(struct dd_run *run)
-{
-	if (run->final_op_was_seek)
-		extend_after_final_hole(run);
-	sync_output(run);
+	return ok;
 }

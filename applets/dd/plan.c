@@ -1,123 +1,151 @@
 /*
- * plan.c - size the buffers from what the kernel already knows, and get
- * them before the output is opened (DESIGN.md principles 1-3).
+ * plan.c - every limit that follows from the operands and the ends,
+ * computed once, and the choice of mover.  Pure functions: no syscall,
+ * no allocation, so the fuzz harness checks them directly.
  *
- * A read can never return more than:
- *   - what is left of a regular file or block device (fstat/BLKGETSIZE64
- *     and the offset after skip=),
- *   - a pipe's capacity (F_GETPIPE_SZ),
- *   - count= in bytes when that is less than one block,
+ * The input buffer is sized from what a read can return at most:
+ *   - what is left of a regular file or block device after skip= (one
+ *     byte more, so that end of file shows as a short read and a read
+ *     that fills the buffer means the file grew),
+ *   - a pipe's capacity,
+ *   - count= in bytes,
  *   - ibs.
- * The input buffer is the smallest of these, rounded up to a page, so
- * `dd if=small.img bs=1G` reserves a page, not a gigabyte.  The buffers
- * are fresh anonymous mappings that nothing writes before data arrives.
- *
- * When a bound turns out wrong (a file that grows during the copy,
- * iflag=fullblock collecting a record bigger than a pipe), the buffer
- * grows with mremap, which moves page tables, not bytes.
+ * So `dd if=small.img bs=1G` maps a page, not a gigabyte.  A bound that
+ * turns out wrong (a file that grows, iflag=fullblock on a pipe) makes
+ * the buffer grow (buffers.c).
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "dd.h"
 
-void die_memory_exhausted(const char *which, uint64_t size)
+/* records × block + bytes, or false if that does not fit. */
+static bool blocks_to_bytes(uint64_t records, uint64_t block, uint64_t bytes,
+			    uint64_t *result)
 {
-	char human[HUMAN_BUF_SIZE];
-
-	bb_error_msg_and_die("memory exhausted by %s buffer of size %llu bytes (%s)",
-			     which, (unsigned long long)size,
-			     human_readable(human, size, 1, 1, 1));
+	return !__builtin_mul_overflow(records, block, result)
+		&& !__builtin_add_overflow(*result, bytes, result);
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
+/* GNU warns about short reads only where they change the outcome: one
+ * buffer (bs=), no fullblock, and counted or skipped records or
+ * O_DIRECT. */
+static bool wants_partial_read_warning(const struct dd_options *opt)
 {
-	return a < b ? a : b;
+	return opt->bs_given && !opt->reshaping
+		&& !(opt->input_flags & FLAG_FULLBLOCK)
+		&& (opt->skip_records
+		    || (opt->max_records != 0 && opt->max_records != UINT64_MAX)
+		    || ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT));
+}
+
+/* The input offset after skip=, from arithmetic alone; UINT64_MAX if it
+ * does not fit. */
+static uint64_t input_start(const struct dd_plan *plan, const struct io_end *in)
+{
+	uint64_t start;
+
+	if (plan->skip_overflow
+	    || __builtin_add_overflow(plan->skip_offset, in->offset, &start))
+		return UINT64_MAX;
+	return start;
 }
 
 /* The most the whole input can still deliver, or UINT64_MAX. */
-static uint64_t input_total_bound(const struct dd_run *run)
+static uint64_t input_total_bound(const struct dd_plan *plan,
+				  const struct io_end *in)
 {
-	const struct dd_options *opt = run->opt;
-	uint64_t bound = UINT64_MAX, count_bytes;
+	uint64_t bound = plan->count_bytes;
 
-	if (run->in_size_known) {
-		uint64_t start = input_start_offset(run);
-		uint64_t left = start < run->in_size ? run->in_size - start : 0;
+	if (in->size_known) {
+		uint64_t start = input_start(plan, in);
+		uint64_t left = start < in->size ? in->size - start : 0;
 
-		/* One byte more than is left: end of file then shows as a
-		 * short read, and a read that fills the buffer means the file
-		 * grew (see read_input). */
-		bound = left + 1;
+		bound = min_u64(bound, left + 1);
 	}
+	return bound;
+}
+
+void plan_input(struct dd_plan *plan, const struct dd_options *opt,
+		const struct io_end *in)
+{
+	uint64_t total;
+
+	plan->count_bytes = UINT64_MAX;
 	if (opt->max_records != UINT64_MAX
-	    && !__builtin_mul_overflow(opt->max_records, opt->ibs, &count_bytes)
-	    && !__builtin_add_overflow(count_bytes, opt->max_bytes, &count_bytes))
-		bound = min_u64(bound, count_bytes);
-	return bound;
-}
-
-/* The most one read can return. */
-static uint64_t single_read_bound(const struct dd_run *run)
-{
-	uint64_t bound = input_total_bound(run);
-
-	if (S_ISFIFO(run->in_mode)) {
-		int capacity = fcntl(run->in_fd, F_GETPIPE_SZ);
-
-		if (capacity > 0)
-			bound = min_u64(bound, (uint64_t)capacity);
-	}
-	return bound;
-}
-
-void plan_buffers(struct dd_run *run)
-{
-	const struct dd_options *opt = run->opt;
-	uint64_t in_size = opt->ibs, out_size;
+	    && !blocks_to_bytes(opt->max_records, opt->ibs, opt->max_bytes,
+				&plan->count_bytes))
+		plan->count_bytes = UINT64_MAX;
+	plan->skip_overflow = !blocks_to_bytes(opt->skip_records, opt->ibs,
+					       opt->skip_bytes, &plan->skip_offset);
+	plan->seek_too_large = !blocks_to_bytes(opt->seek_records, opt->obs,
+						opt->seek_bytes, &plan->seek_offset)
+		|| plan->seek_offset > INT64_MAX;
+	plan->warn_partial_read = wants_partial_read_warning(opt);
 
 	/* conv=sync pads every record to ibs, so it needs the whole block. */
-	if (!(opt->conv & CONV_SYNC))
-		in_size = min_u64(in_size, single_read_bound(run));
-	if (lazy_buffer_alloc(&run->ibuf, in_size) != 0)
-		die_memory_exhausted("input", opt->ibs);
+	total = input_total_bound(plan, in);
+	plan->ibuf_size = opt->ibs;
+	if (!(opt->conv & CONV_SYNC)) {
+		plan->ibuf_size = min_u64(plan->ibuf_size, total);
+		if (in->pipe_capacity)
+			plan->ibuf_size = min_u64(plan->ibuf_size, in->pipe_capacity);
+	}
 
 	/* GNU stages output separately when records are reshaped, blocks
 	 * differ in size, or bs= was not given (then reads are gathered
-	 * into full output blocks). */
-	run->two_buffers = !opt->bs_given || opt->ibs != opt->obs
-		|| opt->reshaping;
-	if (!run->two_buffers)
+	 * into full output blocks).  That buffer starts as large as the
+	 * input can fill and grows on demand up to obs (conv=block can make
+	 * output larger than input). */
+	plan->two_buffers = !opt->bs_given || opt->ibs != opt->obs || opt->reshaping;
+	plan->obuf_size = 0;
+	if (plan->two_buffers) {
+		plan->obuf_size = min_u64(opt->obs, total);
+		if (plan->obuf_size < plan->ibuf_size)
+			plan->obuf_size = min_u64(opt->obs, plan->ibuf_size);
+	}
+}
+
+/* A copy is plain when nothing looks at the bytes. */
+static bool is_plain_copy(const struct dd_options *opt)
+{
+	return !opt->reshaping
+		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE | CONV_SWAB))
+		&& opt->ibs == opt->obs
+		&& !((opt->input_open_flags | opt->output_open_flags) & O_DIRECT);
+}
+
+/*
+ * Which mover: zero-copy for plain copies along a path the kernel
+ * offers, with records counted as the record loop would count them:
+ *   coalesced   for inputs whose reads come back short only at the end
+ *               (files, block devices, /dev/zero);
+ *   per record  for a pipe input with bs= (each read may be short);
+ * the record loop otherwise, and where write sizes can be seen: pipes
+ * when obs <= PIPE_BUF (POSIX promises atomic writes), and character
+ * devices other than /dev/null (tapes), which have no zero-copy path.
+ */
+void plan_output(struct dd_plan *plan, const struct dd_options *opt,
+		 const struct io_end *in, const struct io_end *out)
+{
+	bool coalesce = in->size_known || is_dev_zero(&in->st);
+
+	plan->mover = MOVER_RECORDS;
+	plan->path = COPY_READ_WRITE;
+	if (!ENABLE_FEATURE_ZEROCOPY || !is_plain_copy(opt)
+	    || in->stat_errno || out->stat_errno
+	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out))
 		return;
-	/* Start as large as the input can fill, and grow on demand up to
-	 * obs (conv=block can make output larger than input). */
-	out_size = min_u64(opt->obs, input_total_bound(run));
-	if (out_size < run->ibuf.capacity)
-		out_size = min_u64(opt->obs, run->ibuf.capacity);
-	if (lazy_buffer_alloc(&run->obuf, out_size) != 0)
-		die_memory_exhausted("output", opt->obs);
-}
-
-/* Grow buf to hold at least want bytes (at most limit), doubling to
- * keep the number of mremap calls small. */
-static void grow_buffer(struct lazy_buffer *buf, uint64_t want, uint64_t limit,
-			const char *which)
-{
-	uint64_t size = buf->capacity;
-
-	while (size < want && size < limit)
-		size = size > UINT64_MAX / 2 ? UINT64_MAX : size * 2;
-	size = min_u64(size, limit);
-	if (size > buf->capacity && lazy_buffer_grow(buf, size) != 0)
-		die_memory_exhausted(which, limit);
-}
-
-void grow_input_buffer(struct dd_run *run, uint64_t want)
-{
-	grow_buffer(&run->ibuf, want, run->opt->ibs, "input");
-}
-
-void grow_output_buffer(struct dd_run *run, uint64_t want)
-{
-	grow_buffer(&run->obuf, want, run->opt->obs, "output");
+	plan->path = copy_choose_path(in, out);
+	if (plan->path == COPY_READ_WRITE
+	    || (io_end_is_pipe(out) && opt->obs <= PIPE_BUF))
+		return;
+	/* Empty, or procfs claiming a size: let read decide. */
+	if (in->size_known && input_start(plan, in) >= in->size)
+		return;
+	if (coalesce)
+		plan->mover = MOVER_COALESCED;
+	else if (opt->bs_given && !(opt->input_flags & FLAG_FULLBLOCK))
+		plan->mover = MOVER_PER_RECORD;
 }

@@ -27,8 +27,8 @@ static bool lacks_prefix(const char *human)
 static size_t format_transfer(char *buf, size_t size, const struct dd_run *run,
 			      uint64_t now, bool progress)
 {
-	uint64_t bytes = run->stats.bytes_out;
-	uint64_t elapsed = now > run->stats.start_ns ? now - run->stats.start_ns : 0;
+	uint64_t bytes = run->tally.bytes_out;
+	uint64_t elapsed = now > run->report.start_ns ? now - run->report.start_ns : 0;
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE];
 	const char *rate_text = "Infinity B";
@@ -54,18 +54,24 @@ static size_t format_transfer(char *buf, size_t size, const struct dd_run *run,
 			 (unsigned long long)bytes, si, iec, seconds, rate_text);
 }
 
+void report_start(struct dd_run *run)
+{
+	run->report.start_ns = monotonic_ns();
+	run->report.next_progress_ns = run->report.start_ns + 1000000000;
+}
+
 void print_summary(struct dd_run *run)
 {
-	const struct dd_stats *st = &run->stats;
+	const struct dd_tally *st = &run->tally;
 	char buf[SUMMARY_SIZE];
 	size_t len = 0;
 
 	if (run->opt->status == STATUS_NONE)
 		return;
 	/* A progress line is still open: end it first. */
-	if (run->stats.progress_len > 0) {
+	if (run->report.progress_len > 0) {
 		buf[len++] = '\n';
-		run->stats.progress_len = 0;
+		run->report.progress_len = 0;
 	}
 	len += bb_format(buf + len, sizeof(buf) - len,
 			 "%llu+%llu records in\n%llu+%llu records out\n",
@@ -97,20 +103,20 @@ void maybe_print_progress(struct dd_run *run)
 	size_t len;
 	int width;
 
-	if (now < run->stats.next_progress_ns)
+	if (now < run->report.next_progress_ns)
 		return;
-	run->stats.next_progress_ns += 1000000000;
+	run->report.next_progress_ns += 1000000000;
 	buf[0] = '\r';
 	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
 	width = (int)len - 1;
 	/* Blank out what is left of a longer previous line. */
-	while (width < run->stats.progress_len && len < sizeof(buf)) {
+	while (width < run->report.progress_len && len < sizeof(buf)) {
 		buf[len++] = ' ';
 		width++;
 	}
-	run->stats.progress_len = (int)(len - 1);
+	run->report.progress_len = (int)(len - 1);
 	full_write(STDERR_FILENO, buf, len);
 }
 

@@ -1,7 +1,8 @@
 /*
- * signals.c - SIGINT and SIGUSR1.  The handlers only set flags; the
- * copy loop and the EINTR retries act on them (process_signals), so no
- * output is ever produced from inside a handler.  Handlers are installed
+ * signals.c - SIGINT and SIGUSR1.  The handlers only set flags; tick()
+ * acts on them once per loop turn and after every interrupted syscall
+ * (process_signals), so no output is ever produced from inside a
+ * handler.  Handlers are installed
  * without SA_RESTART, so a read blocked on an idle pipe returns EINTR and
  * the summary comes at once.
  */
@@ -12,7 +13,6 @@
 
 static volatile sig_atomic_t interrupt_signal;
 static volatile sig_atomic_t info_requests;
-static struct dd_run *signalled_run;
 
 static void on_interrupt(int sig)
 {
@@ -23,12 +23,6 @@ static void on_info_request(int sig)
 {
 	(void)sig;
 	info_requests++;
-}
-
-/* For libbb's EINTR retries, which know nothing of the run. */
-static void process_signals_hook(void)
-{
-	process_signals(signalled_run);
 }
 
 /* Install handler for sig unless the caller of dd ignores it. */
@@ -45,10 +39,8 @@ static void catch_signal(int sig, void (*handler)(int), int flags)
 	sigaction(sig, &action, NULL);
 }
 
-void install_signal_handlers(struct dd_run *run)
+void install_signal_handlers(void)
 {
-	signalled_run = run;
-	safe_eintr_hook = process_signals_hook;
 	/* SA_RESETHAND: a second SIGINT while the summary prints kills. */
 	catch_signal(SIGINT, on_interrupt, SA_NODEFER | SA_RESETHAND);
 	if (ENABLE_FEATURE_DD_SIGNALS)

@@ -13,9 +13,9 @@
  * Plus the issue's invariants: block output is a multiple of cbs; no
  * unblocked record ends in a space before its newline.
  *
- * conv.c is included, not linked, so that its per-run state (file
- * statics: dd initialises it once per process) can be reset between
- * inputs; stage_output is a stub that appends to a buffer.
+ * conv.c is linked as it is: its state lives in the run, so each input
+ * starts from a fresh run; stage_output is a stub that appends to a
+ * buffer.
  *
  * Input: 7 header bytes, then the data.
  *   [0] conversions: bit0-1 shape (0 none, 1 block, 2 unblock, 3 none),
@@ -24,13 +24,21 @@
  *       bit7 huge cbs (unblock/none only)
  *   [1-2] cbs, [3-4] ibs (both 1-based, capped), [5-6] record-split seed
  */
-#include "../../applets/dd/conv.c"
+#include <string.h>
+
+#include "dd.h"
 #include "fuzz.h"
 
 #include <stdlib.h>
 
 static unsigned char *out;
 static size_t out_len, out_cap;
+
+/* conv.c's only calls out of itself: staging and the truncation count. */
+void tally_truncated_record(struct dd_run *run)
+{
+	run->tally.truncated_records++;
+}
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
@@ -126,13 +134,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((mode & 0x80) && !(opt.conv & CONV_BLOCK))
 		opt.cbs = cbs = ((uint64_t)1 << 62) + cbs;   /* never reached */
 
-	/* Reset conv.c's run state, as a fresh process would have it. */
-	memset(&cv, 0, sizeof(cv));
-	memset(&swab, 0, sizeof(swab));
+	/* A fresh run, as a fresh process would have it. */
 	out_len = 0;
 	memset(&run, 0, sizeof(run));
 	run.opt = &opt;
-	conv_init(&opt);
+	conv_init(&run.conv, &opt);
 
 	/* Feed records of pseudo-random lengths in [1, ibs], as reads give. */
 	pad = opt.conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0;
@@ -173,7 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (ENABLE_FEATURE_DD_CONV)
 			for (size_t i = 0; i < n; i++)
-				s[i] = cv.table[s[i]];
+				s[i] = run.conv.table[s[i]];
 		if (opt.conv & CONV_SWAB)
 			for (size_t i = 0; i + 1 < n; i += 2) {
 				unsigned char c = s[i];
@@ -218,7 +224,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	FUZZ_CHECK(out_len == ref.n);
 	FUZZ_CHECK(out_len == 0 || memcmp(out, ref.p, out_len) == 0);
-	FUZZ_CHECK(run.stats.truncated_records == truncated);
+	FUZZ_CHECK(run.tally.truncated_records == truncated);
 	free(stream.p);
 	free(ref.p);
 	return 0;

@@ -4,15 +4,17 @@
  *
  * Input: operands separated by '\n' (at most 64; a NUL ends one early).
  * The last 8 bytes, when there are more than 8, give the size of a
- * pretend regular input file for plan_buffers.  Every exit() (a bad
+ * pretend regular input file for the plan.  Every exit() (a bad
  * operand) is caught (see fuzz.h).  Properties of an accepted plan:
  *   - block sizes in [1, INT64_MAX - 1]; records/bytes splits exact;
  *   - the conflicting pairs never both survive, and block/unblock never
  *     survive without cbs=;
- *   - input_start_offset never wraps (UINT64_MAX means "overflowed");
- *   - plan_buffers either dies with its message or maps an input buffer
- *     of at least min(ibs, what the file can give, count) bytes, and an
- *     output buffer exactly when GNU uses two.
+ *   - plan_input's products (skip, seek, count in bytes) are exact or
+ *     flagged, its input buffer is min(ibs, what the file can give,
+ *     count), and it asks for two buffers exactly when GNU uses two;
+ *   - plan_output picks a zero-copy mover only for plain copies;
+ *   - map_buffers either dies with its message or maps what the plan
+ *     asks for.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -51,51 +53,80 @@ static void check_options(const struct dd_options *o)
 		   || (o->cbs == 0));
 }
 
+/* records × block + bytes, as a wide product: no overflow possible. */
+static unsigned __int128 wide_bytes(uint64_t records, uint64_t block, uint64_t bytes)
+{
+	return (unsigned __int128)records * block + bytes;
+}
+
 static void check_plan(const struct dd_options *o, uint64_t file_size)
 {
 	struct dd_run run;
-	uint64_t start, want, count_bytes;
+	struct io_end out;
+	unsigned __int128 skip, seek, count;
+	uint64_t start, want;
 
 	memset(&run, 0, sizeof(run));
 	run.opt = o;
-	run.in_fd = -1;
-	run.out_fd = -1;
-	run.in_mode = S_IFREG | 0644;
-	run.in_size_known = true;
-	run.in_size = file_size;
-	run.in_offset = file_size & 0xfff;   /* where a caller left stdin */
+	run.in.fd = -1;
+	run.in.st.st_mode = S_IFREG | 0644;
+	run.in.size_known = true;
+	run.in.size = file_size;
+	run.in.seekable = true;
+	run.in.offset = file_size & 0xfff;   /* where a caller left stdin */
+	plan_input(&run.plan, o, &run.in);
 
-	start = input_start_offset(&run);
-	if (start != UINT64_MAX) {
-		uint64_t skip;
-
-		FUZZ_CHECK(!__builtin_mul_overflow(o->skip_records, o->ibs, &skip));
-		FUZZ_CHECK(start == skip + o->skip_bytes + run.in_offset);
-	}
-
-	if (!FUZZ_TRY)
-		return;   /* "memory exhausted by ... buffer": a clean death */
-	plan_buffers(&run);
-	FUZZ_END;
+	/* Every product exact, or flagged as too large. */
+	skip = wide_bytes(o->skip_records, o->ibs, o->skip_bytes);
+	FUZZ_CHECK(run.plan.skip_overflow == (skip > UINT64_MAX));
+	FUZZ_CHECK(run.plan.skip_overflow || run.plan.skip_offset == skip);
+	seek = wide_bytes(o->seek_records, o->obs, o->seek_bytes);
+	FUZZ_CHECK(run.plan.seek_too_large == (seek > INT64_MAX));
+	FUZZ_CHECK(run.plan.seek_too_large || run.plan.seek_offset == seek);
+	count = wide_bytes(o->max_records, o->ibs, o->max_bytes);
+	if (o->max_records == UINT64_MAX || count >= UINT64_MAX)
+		FUZZ_CHECK(run.plan.count_bytes == UINT64_MAX);
+	else
+		FUZZ_CHECK(run.plan.count_bytes == count);
+	FUZZ_CHECK(run.plan.two_buffers
+		   == (!o->bs_given || o->ibs != o->obs || o->reshaping));
 
 	/* What one read can need: ibs, bounded by the file and count=. */
+	start = skip + run.in.offset > UINT64_MAX ? UINT64_MAX
+		: (uint64_t)(skip + run.in.offset);
 	want = o->ibs;
 	if (!(o->conv & CONV_SYNC)) {
 		uint64_t left = start < file_size ? file_size - start : 0;
 
 		if (left + 1 < want)
 			want = left + 1;
-		if (o->max_records != UINT64_MAX
-		    && !__builtin_mul_overflow(o->max_records, o->ibs, &count_bytes)
-		    && !__builtin_add_overflow(count_bytes, o->max_bytes, &count_bytes)
-		    && count_bytes < want)
-			want = count_bytes;
+		if (run.plan.count_bytes < want)
+			want = run.plan.count_bytes;
 	}
-	FUZZ_CHECK(run.ibuf.data != NULL);
-	FUZZ_CHECK(run.ibuf.capacity >= want || run.ibuf.capacity >= o->ibs);
-	FUZZ_CHECK(run.two_buffers == (!o->bs_given || o->ibs != o->obs || o->reshaping));
-	FUZZ_CHECK(!run.two_buffers || run.obuf.data != NULL);
-	FUZZ_CHECK(run.two_buffers || run.obuf.data == NULL);
+	FUZZ_CHECK(run.plan.ibuf_size == want);
+	FUZZ_CHECK(!run.plan.two_buffers || run.plan.obuf_size <= o->obs);
+
+	/* The mover: zero-copy only for plain copies. */
+	memset(&out, 0, sizeof(out));
+	out.st.st_mode = S_IFIFO | 0600;
+	out.pipe_capacity = 65536;
+	out.status_flags = O_WRONLY;
+	run.in.status_flags = O_RDONLY;
+	plan_output(&run.plan, o, &run.in, &out);
+	if (run.plan.mover != MOVER_RECORDS) {
+		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY);
+		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs && o->obs > 4096);
+		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
+		FUZZ_CHECK(run.plan.mover == MOVER_COALESCED);
+		FUZZ_CHECK(start < file_size);
+	}
+
+	if (!FUZZ_TRY)
+		return;   /* "memory exhausted by ... buffer": a clean death */
+	map_buffers(&run);
+	FUZZ_END;
+	FUZZ_CHECK(run.ibuf.data != NULL && run.ibuf.capacity >= want);
+	FUZZ_CHECK(run.plan.two_buffers == (run.obuf.data != NULL));
 	lazy_buffer_free(&run.ibuf);
 	lazy_buffer_free(&run.obuf);
 }

@@ -1,11 +1,9 @@
 /*
- * copy_engine.c - move bytes between descriptors inside the kernel.
- * The choice of syscall per file-type pair is explained in libbb.h.
+ * zerocopy.c - move bytes between descriptors inside the kernel.
+ * The choice of syscall per pair of ends is explained in libbb.h.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -13,13 +11,13 @@
 #include "libbb.h"
 
 /* /dev/zero and /dev/null are recognised by device number, not name. */
-int is_dev_zero(const struct stat *st)
+bool is_dev_zero(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1
 		&& minor(st->st_rdev) == 5;
 }
 
-int is_dev_null(const struct stat *st)
+bool is_dev_null(const struct stat *st)
 {
 	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1
 		&& minor(st->st_rdev) == 3;
@@ -38,51 +36,45 @@ enum {
  * loop?  Within one filesystem that may share extents or copy on a
  * server, yes; on ext2/3/4 it is a slower splice loop, and across
  * filesystems it may not work at all (EXDEV). */
-static int copy_file_range_pays(int out_fd, const struct stat *in,
-				const struct stat *out)
+static bool copy_file_range_pays(const struct io_end *in, const struct io_end *out)
 {
-	struct statfs fs;
-
-	if (!S_ISREG(in->st_mode) || in->st_dev != out->st_dev)
-		return 0;
-	return fstatfs(out_fd, &fs) != 0 || fs.f_type != EXT_SUPER_MAGIC;
+	if (!S_ISREG(in->st.st_mode) || in->st.st_dev != out->st.st_dev)
+		return false;
+	return out->fs_type != EXT_SUPER_MAGIC;
 }
 
 /* Can bytes taken from a pipe be spliced into this file?  Only where
- * splice is known to write (a failure would leave them in dd's pipe,
- * with no way to give them back to the input), and not with O_APPEND,
- * which splice refuses. */
-static int pipe_can_splice_into(int out_fd)
+ * splice is known to write (a failure would leave them in dd's pipe),
+ * and not with O_APPEND, which splice refuses. */
+static bool pipe_can_splice_into(const struct io_end *out)
 {
-	struct statfs fs;
-	int flags = fcntl(out_fd, F_GETFL);
-
-	if (flags < 0 || (flags & O_APPEND) || fstatfs(out_fd, &fs) != 0)
-		return 0;
-	return fs.f_type == EXT_SUPER_MAGIC || fs.f_type == TMPFS_MAGIC
-		|| fs.f_type == XFS_SUPER_MAGIC || fs.f_type == BTRFS_SUPER_MAGIC;
+	if (out->status_flags < 0 || (out->status_flags & O_APPEND))
+		return false;
+	return out->fs_type == EXT_SUPER_MAGIC || out->fs_type == TMPFS_MAGIC
+		|| out->fs_type == XFS_SUPER_MAGIC
+		|| out->fs_type == BTRFS_SUPER_MAGIC;
 }
 
-enum copy_path copy_choose_path(const struct stat *in, int out_fd,
-				const struct stat *out)
+enum copy_path copy_choose_path(const struct io_end *in, const struct io_end *out)
 {
-	int in_file = S_ISREG(in->st_mode) || S_ISBLK(in->st_mode);
+	const struct stat *ist = &in->st, *ost = &out->st;
+	bool in_file = S_ISREG(ist->st_mode) || S_ISBLK(ist->st_mode);
 
-	if (in_file && S_ISREG(out->st_mode))
-		return copy_file_range_pays(out_fd, in, out)
+	if (in_file && S_ISREG(ost->st_mode))
+		return copy_file_range_pays(in, out)
 			? COPY_FILE_RANGE : COPY_SPLICE_VIA_PIPE;
-	if ((in_file || S_ISFIFO(in->st_mode)) && S_ISFIFO(out->st_mode))
+	if ((in_file || S_ISFIFO(ist->st_mode)) && S_ISFIFO(ost->st_mode))
 		return COPY_SPLICE;
-	if (S_ISFIFO(in->st_mode) && is_dev_null(out))
+	if (S_ISFIFO(ist->st_mode) && is_dev_null(ost))
 		return COPY_SPLICE;
-	if (S_ISFIFO(in->st_mode) && S_ISREG(out->st_mode)
-	    && pipe_can_splice_into(out_fd))
+	if (S_ISFIFO(ist->st_mode) && S_ISREG(ost->st_mode)
+	    && pipe_can_splice_into(out))
 		return COPY_SPLICE_VIA_PIPE;
-	if (in_file && is_dev_null(out))
+	if (in_file && is_dev_null(ost))
 		return COPY_SPLICE_VIA_PIPE;
-	if (is_dev_zero(in) && S_ISFIFO(out->st_mode))
+	if (is_dev_zero(ist) && S_ISFIFO(ost->st_mode))
 		return COPY_VMSPLICE_ZEROS;
-	if (is_dev_zero(in) && (S_ISREG(out->st_mode) || is_dev_null(out)))
+	if (is_dev_zero(ist) && (S_ISREG(ost->st_mode) || is_dev_null(ost)))
 		return COPY_WRITE_ZEROS;
 	return COPY_READ_WRITE;
 }
@@ -111,38 +103,39 @@ static ssize_t splice_via_pipe(struct copy_channel *ch, size_t len)
 	if (ch->in_pipe == 0) {
 		if (len > ch->pipe_size)
 			len = ch->pipe_size;
-		n = splice(ch->in_fd, NULL, ch->pipe_wr, NULL, len, SPLICE_F_MOVE);
+		n = splice(ch->in->fd, NULL, ch->pipe_wr, NULL, len, SPLICE_F_MOVE);
 		if (n <= 0)
 			return n;
 		ch->in_pipe = (size_t)n;
 	}
-	n = splice(ch->pipe_rd, NULL, ch->out_fd, NULL, ch->in_pipe, SPLICE_F_MOVE);
+	n = splice(ch->pipe_rd, NULL, ch->out->fd, NULL, ch->in_pipe, SPLICE_F_MOVE);
 	if (n > 0)
 		ch->in_pipe -= (size_t)n;
 	return n;
 }
 
 int copy_channel_open(struct copy_channel *ch, enum copy_path path,
-		      int in_fd, int out_fd, const void *zeros)
+		      const struct io_end *in, const struct io_end *out,
+		      const void *zeros)
 {
 	int fds[2], size;
 
 	ch->path = path;
-	ch->in_fd = in_fd;
-	ch->out_fd = out_fd;
+	ch->in = in;
+	ch->out = out;
 	ch->zeros = zeros;
 	ch->pipe_rd = ch->pipe_wr = -1;
 	ch->pipe_size = 0;
 	ch->in_pipe = 0;
-	ch->in_seekable = lseek(in_fd, 0, SEEK_CUR) >= 0;
 	if (path != COPY_SPLICE_VIA_PIPE)
 		return 0;
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return -1;
 	ch->pipe_rd = fds[0];
 	ch->pipe_wr = fds[1];
-	pipe_raise_capacity(ch->pipe_wr, PIPE_MAX_CAPACITY);
-	size = fcntl(ch->pipe_wr, F_GETPIPE_SZ);
+	size = fcntl(ch->pipe_wr, F_SETPIPE_SZ, PIPE_MAX_CAPACITY);
+	if (size <= 0)   /* over the user's pipe limit: as the kernel made it */
+		size = fcntl(ch->pipe_wr, F_GETPIPE_SZ);
 	ch->pipe_size = size > 0 ? (size_t)size : PIPE_DEFAULT_CAPACITY;
 	return 0;
 }
@@ -151,15 +144,15 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 {
 	switch (ch->path) {
 	case COPY_FILE_RANGE:
-		return copy_file_range(ch->in_fd, NULL, ch->out_fd, NULL, len, 0);
+		return copy_file_range(ch->in->fd, NULL, ch->out->fd, NULL, len, 0);
 	case COPY_SPLICE:
-		return splice(ch->in_fd, NULL, ch->out_fd, NULL, len, SPLICE_F_MOVE);
+		return splice(ch->in->fd, NULL, ch->out->fd, NULL, len, SPLICE_F_MOVE);
 	case COPY_SPLICE_VIA_PIPE:
 		return splice_via_pipe(ch, len);
 	case COPY_VMSPLICE_ZEROS:
-		return vmsplice_zeros(ch->out_fd, ch->zeros, len);
+		return vmsplice_zeros(ch->out->fd, ch->zeros, len);
 	case COPY_WRITE_ZEROS:
-		return write(ch->out_fd, ch->zeros, len);
+		return write(ch->out->fd, ch->zeros, len);
 	case COPY_READ_WRITE:
 		break;
 	}
@@ -167,10 +160,10 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 	return -1;
 }
 
-int copy_channel_may_fall_back(const struct copy_channel *ch, int err)
+bool copy_channel_may_fall_back(const struct copy_channel *ch, int err)
 {
-	if (ch->in_pipe > 0 && !ch->in_seekable)
-		return 0;
+	if (ch->in_pipe > 0 && !ch->in->seekable)
+		return false;
 	return err == 0 || err == EINVAL || err == EXDEV || err == EBADF
 		|| err == ENOSYS || err == EOPNOTSUPP || err == EPERM
 		|| err == ETXTBSY;
@@ -181,7 +174,7 @@ void copy_channel_close(struct copy_channel *ch)
 	int saved = errno;
 
 	if (ch->in_pipe > 0)
-		lseek(ch->in_fd, -(off_t)ch->in_pipe, SEEK_CUR);
+		lseek(ch->in->fd, -(off_t)ch->in_pipe, SEEK_CUR);
 	if (ch->pipe_rd >= 0) {
 		close(ch->pipe_rd);
 		close(ch->pipe_wr);
@@ -189,14 +182,4 @@ void copy_channel_close(struct copy_channel *ch)
 	ch->pipe_rd = ch->pipe_wr = -1;
 	ch->in_pipe = 0;
 	errno = saved;
-}
-
-void pipe_raise_capacity(int fd, size_t size)
-{
-	int now = fcntl(fd, F_GETPIPE_SZ);
-
-	if (size > PIPE_MAX_CAPACITY)
-		size = PIPE_MAX_CAPACITY;
-	if (now >= 0 && (size_t)now < size)
-		fcntl(fd, F_SETPIPE_SZ, (int)size);
 }

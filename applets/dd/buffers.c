@@ -1,0 +1,51 @@
+/*
+ * buffers.c - map the buffers the plan asks for, before the output is
+ * opened, and grow them when a bound turns out wrong.  The buffers are
+ * fresh anonymous mappings that nothing writes before data arrives, so
+ * they cost only the bytes they carry; growing uses mremap, which moves
+ * page tables, not bytes.
+ */
+#include "dd.h"
+
+void die_memory_exhausted(const char *which, uint64_t size)
+{
+	char human[HUMAN_BUF_SIZE];
+
+	bb_error_msg_and_die("memory exhausted by %s buffer of size %llu bytes (%s)",
+			     which, (unsigned long long)size,
+			     human_readable(human, size, 1, 1, 1));
+}
+
+void map_buffers(struct dd_run *run)
+{
+	if (lazy_buffer_alloc(&run->ibuf, run->plan.ibuf_size) != 0)
+		die_memory_exhausted("input", run->opt->ibs);
+	if (run->plan.two_buffers
+	    && lazy_buffer_alloc(&run->obuf, run->plan.obuf_size) != 0)
+		die_memory_exhausted("output", run->opt->obs);
+}
+
+/* Grow buf to hold at least want bytes (at most limit), doubling to
+ * keep the number of mremap calls small. */
+static void grow_buffer(struct lazy_buffer *buf, uint64_t want, uint64_t limit,
+			const char *which)
+{
+	uint64_t size = buf->capacity;
+
+	while (size < want && size < limit)
+		size = size > UINT64_MAX / 2 ? UINT64_MAX : size * 2;
+	if (size > limit)
+		size = limit;
+	if (size > buf->capacity && lazy_buffer_grow(buf, size) != 0)
+		die_memory_exhausted(which, limit);
+}
+
+void grow_input_buffer(struct dd_run *run, uint64_t want)
+{
+	grow_buffer(&run->ibuf, want, run->opt->ibs, "input");
+}
+
+void grow_output_buffer(struct dd_run *run, uint64_t want)
+{
+	grow_buffer(&run->obuf, want, run->opt->obs, "output");
+}

@@ -1,0 +1,124 @@
+/*
+ * ends.c - opening the input and the output, and learning once what
+ * each end is (libbb's io_end: type, size, seekability, pipe capacity).
+ *
+ * dd opens the input, plans and maps its buffers and skips, and only
+ * then opens (and maybe truncates) the output, so that a run that
+ * cannot start leaves an existing output alone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/* iflag=/oflag= on standard input/output: add them with fcntl, as GNU
+ * does.  Creation-only flags mean nothing there; directory is checked. */
+static void set_fd_flags(int fd, int add, const char *name)
+{
+	int old, wanted;
+	struct stat st;
+
+	add &= ~(O_NOCTTY | O_NOFOLLOW);
+	if (!add)
+		return;
+	old = fcntl(fd, F_GETFL);
+	if (old < 0)
+		goto fail;
+	wanted = old | add;
+	if (wanted == old)
+		return;
+	if (wanted & O_DIRECTORY) {
+		if (fstat(fd, &st) != 0)
+			goto fail;
+		if (!S_ISDIR(st.st_mode)) {
+			errno = ENOTDIR;
+			goto fail;
+		}
+		wanted &= ~O_DIRECTORY;
+	}
+	if (wanted == old || fcntl(fd, F_SETFL, wanted) == 0)
+		return;
+ fail:
+	bb_perror_msg_and_die("setting flags for %s", quote_always(name));
+}
+
+void open_input(struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
+	const char *name = "standard input";
+	int fd = STDIN_FILENO;
+
+	if (opt->input_path) {
+		name = opt->input_path;
+		fd = open(name, O_RDONLY | opt->input_open_flags);
+		if (fd < 0)
+			bb_perror_msg_and_die("failed to open %s", quote_always(name));
+	} else {
+		set_fd_flags(fd, opt->input_open_flags, name);
+	}
+	io_end_learn(&run->in, fd, name);
+}
+
+/*
+ * seek= on an existing file truncates it there (not with conv=notrunc,
+ * and never standard output, which the caller opened and may be
+ * appending to).  Only regular files, directories and shared memory
+ * can fail to truncate in a way POSIX cares about; GNU ignores the
+ * rest, and with an output whose type it cannot learn it gives up.
+ */
+static void truncate_output(struct dd_run *run)
+{
+	const struct io_end *out = &run->out;
+	uint64_t size = run->plan.seek_offset;
+	int err;
+
+	if (ftruncate(out->fd, (off_t)size) == 0)
+		return;
+	err = errno;
+	if (out->stat_errno)
+		bb_errno_msg_and_die(out->stat_errno, "cannot fstat %s",
+				     quote_always(out->name));
+	if (S_ISREG(out->st.st_mode) || S_ISDIR(out->st.st_mode))
+		bb_errno_msg_and_die(err, "failed to truncate to %llu bytes"
+				     " in output file %s",
+				     (unsigned long long)size,
+				     quote_always(out->name));
+}
+
+void open_output(struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
+	const char *name = "standard output";
+	int fd = STDOUT_FILENO;
+
+	/* GNU checks this before opening: nothing is created or cut. */
+	if (run->plan.seek_too_large)
+		bb_error_msg_and_die("offset too large: cannot truncate to a length"
+				     " of seek=%llu (%llu-byte) blocks",
+				     (unsigned long long)opt->seek_records,
+				     (unsigned long long)opt->obs);
+	if (opt->output_path) {
+		int flags = opt->output_open_flags
+			| (opt->conv & CONV_NOCREAT ? 0 : O_CREAT)
+			| (opt->conv & CONV_EXCL ? O_EXCL : 0)
+			| (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC);
+
+		name = opt->output_path;
+		/* Read access lets seek= read over a tape's blocks; GNU asks
+		 * for it when seeking and falls back to write-only. */
+		fd = -1;
+		if (opt->seek_records)
+			fd = open(name, O_RDWR | flags, 0666);
+		if (fd < 0)
+			fd = open(name, O_WRONLY | flags, 0666);
+		if (fd < 0)
+			bb_perror_msg_and_die("failed to open %s", quote_always(name));
+	} else {
+		set_fd_flags(fd, opt->output_open_flags, name);
+	}
+	io_end_learn(&run->out, fd, name);
+	if (opt->output_path && opt->seek_records && !(opt->conv & CONV_NOTRUNC))
+		truncate_output(run);
+}

@@ -1,0 +1,101 @@
+/*
+ * input.c - reading one record: as one read(2) returns it (or, with
+ * iflag=fullblock, as many as fill it), with GNU's iread around each
+ * read: EINTR retried after acting on signals, O_DIRECT's failing read
+ * past a short last block taken as the end, and the partial-read
+ * warning.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+bool next_record_size(const struct dd_run *run, size_t *size)
+{
+	const struct dd_options *opt = run->opt;
+	uint64_t records = run->tally.in_full + run->tally.in_partial;
+
+	*size = (size_t)opt->ibs;
+	if (opt->max_records == UINT64_MAX)
+		return true;
+	if (records >= opt->max_records + (opt->max_bytes != 0))
+		return false;
+	if (records >= opt->max_records)
+		*size = (size_t)opt->max_bytes;
+	return true;
+}
+
+/* GNU's warning when a short read is followed by another read, in the
+ * cases where that changes the outcome (plan.c says which). */
+void note_read_size(struct dd_run *run, ssize_t n, size_t size)
+{
+	if (n > 0 && run->warn_partial_read && run->prev_read > 0
+	    && (size_t)run->prev_read < size) {
+		if (run->opt->status != STATUS_NONE)
+			bb_error_msg("warning: partial read (%lld byte%s);"
+				     " suggest iflag=fullblock",
+				     (long long)run->prev_read,
+				     run->prev_read == 1 ? "" : "s");
+		run->warn_partial_read = false;
+	}
+	run->prev_read = n;
+}
+
+/* One read(2), as GNU's iread. */
+static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
+{
+	ssize_t n;
+
+	for (;;) {
+		n = read(run->in.fd, buf, size);
+		if (n >= 0 || errno != EINTR)
+			break;
+		tick(run);
+	}
+	/* O_DIRECT reads past a short final block can fail with EINVAL:
+	 * that is end of file. */
+	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
+	    && run->prev_read > 0 && (size_t)run->prev_read < size)
+		n = 0;
+	note_read_size(run, n, size);
+	return n;
+}
+
+/*
+ * Where the buffer is smaller than size (plan.c sized it from the
+ * input), a read that fills it means the bound no longer holds: the
+ * buffer grows and reading goes on, so the record is what one large
+ * read gives.
+ */
+ssize_t read_record(struct dd_run *run, size_t size)
+{
+	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
+	size_t got = 0;
+
+	for (;;) {
+		size_t room = run->ibuf.capacity - got;
+		size_t want = size - got < room ? size - got : room;
+		ssize_t n = read_once(run, run->ibuf.data + got, want);
+
+		if (n < 0)
+			return got && !fullblock ? (ssize_t)got : -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (got == size)
+			break;
+		if ((size_t)n < want) {
+			if (fullblock)
+				continue;
+			break;
+		}
+		/* The buffer is full but the record is not.  A pipe can't
+		 * return more than its capacity in one read, so one read of
+		 * the full size would have stopped here too. */
+		if (!fullblock && !run->in.size_known)
+			break;
+		grow_input_buffer(run, got + 1);
+	}
+	return (ssize_t)got;
+}

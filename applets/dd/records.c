@@ -1,0 +1,139 @@
+/*
+ * records.c - the record loop: read a record, convert it, write it, as
+ * GNU dd does.  Two shapes, as in GNU:
+ *   one buffer   (bs= given, no reshaping conversion): every read is
+ *                written as it came, short or not;
+ *   two buffers  (otherwise): records go through conv_record() into the
+ *                output block, which is written in whole obs blocks.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/*
+ * conv=noerror: step over the unreadable rest of the block, as GNU's
+ * advance_input_after_read_error does.  Returns false if that failed.
+ */
+static bool skip_bad_block(struct dd_run *run, uint64_t bad)
+{
+	off_t now;
+
+	if (!run->in.seekable || run->input_seek_failed) {
+		if (run->input_seek_failed || run->in.seek_errno == ESPIPE)
+			return true;
+		errno = run->in.seek_errno;
+	} else {
+		tally_input_moved(run, bad);
+		if (run->tally.in_offset > INT64_MAX) {
+			bb_error_msg("offset overflow while reading file %s",
+				     quote_always(run->in.name));
+			return false;
+		}
+		now = lseek(run->in.fd, 0, SEEK_CUR);
+		if (now >= 0) {
+			int64_t diff = (int64_t)run->tally.in_offset - now;
+
+			if (diff == 0)
+				return true;
+			if ((diff < 0 || (uint64_t)diff > bad)
+			    && run->opt->status != STATUS_NONE)
+				bb_error_msg("warning: invalid file offset after failed read");
+			if (lseek(run->in.fd, diff, SEEK_CUR) >= 0)
+				return true;
+		}
+	}
+	bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
+	return false;
+}
+
+/* After a read error: true to go on (conv=noerror), false to stop. */
+static bool handle_read_error(struct dd_run *run, size_t partread,
+			      ssize_t *len)
+{
+	const struct dd_options *opt = run->opt;
+	/* A directory fails every read at the same offset: GNU's noerror
+	 * loops forever there.  Zerobox stops, as without noerror. */
+	bool go_on = (opt->conv & CONV_NOERROR) && errno != EISDIR;
+
+	if (!go_on || opt->status != STATUS_NONE)
+		bb_perror_msg("error reading %s", quote_always(run->in.name));
+	if (!go_on)
+		return false;
+	print_summary(run);
+	if (!skip_bad_block(run, opt->ibs - partread)) {
+		run->exit_status = EXIT_FAILURE;
+		/* Say it once: from now on it looks unseekable. */
+		run->input_seek_failed = true;
+	}
+	/* With sync, the lost block becomes a padded record; otherwise the
+	 * loop just reads on. */
+	*len = (opt->conv & CONV_SYNC) && !partread ? 0 : -1;
+	return true;
+}
+
+/* One buffer: write the record as it was read. */
+static bool write_record(struct dd_run *run, size_t len)
+{
+	size_t n = write_output(run, run->ibuf.data, len);
+
+	tally_write(run, n, len);
+	if (n != len) {
+		bb_perror_msg("error writing %s", quote_always(run->out.name));
+		return false;
+	}
+	return true;
+}
+
+enum dd_stop copy_records(struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
+	size_t partread = 0;
+
+	for (;;) {
+		size_t size;
+		ssize_t len;
+
+		tick(run);
+		if (!next_record_size(run, &size))
+			break;
+		len = read_record(run, size);
+		if (len == 0)
+			break;
+		if (len < 0) {
+			if (!handle_read_error(run, partread, &len)) {
+				run->exit_status = EXIT_FAILURE;
+				break;
+			}
+			if (len < 0)
+				continue;
+		}
+		tally_read(run, (size_t)len);
+		partread = (uint64_t)len < opt->ibs ? (size_t)len : 0;
+		if ((uint64_t)len < opt->ibs && (opt->conv & CONV_SYNC)) {
+			/* Pad only the tail: the rest holds data. */
+			memset(run->ibuf.data + len,
+			       opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0,
+			       (size_t)opt->ibs - (size_t)len);
+			len = (ssize_t)opt->ibs;
+		}
+
+		if (!run->plan.two_buffers) {
+			if (!write_record(run, (size_t)len))
+				return STOP_WRITE_FAILED;
+		} else {
+			conv_record(run, run->ibuf.data, (size_t)len);
+			if (run->output_failed)
+				return STOP_BLOCK_FAILED;
+		}
+	}
+	if (run->plan.two_buffers) {
+		conv_finish(run);
+		if (run->output_failed)
+			return STOP_BLOCK_FAILED;
+		if (!flush_output(run))
+			return STOP_WRITE_FAILED;
+	}
+	return STOP_DONE;
+}
