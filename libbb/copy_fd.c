@@ -11,7 +11,7 @@
 
 enum {
 	RW_CHUNK = 128 << 10,           /* GNU cat's and head's io_blksize */
-	ENGINE_CHUNK = 1 << 30,         /* one syscall moves this at most */
+	ENGINE_CHUNK = 1 << 30,         /* one zero-copy step moves this at most */
 };
 
 /* The read size: RW_CHUNK, bounded by limit and, for a regular file, by
@@ -56,11 +56,28 @@ int copy_fd_rw(int in_fd, int out_fd, uint64_t limit, struct lazy_buffer *buf,
 	return 0;
 }
 
-/* After data moved, whose fault is an error of a one-syscall copy? */
-static int engine_error_side(int err)
+/*
+ * Bytes the private pipe still holds when a pipe input is handed to
+ * read/write cannot go back to the input: write them out first.
+ */
+static int write_back_held(struct copy_channel *ch, int out_fd,
+			   struct lazy_buffer *buf, uint64_t *limit, int *which)
 {
-	return err == EPIPE || err == ENOSPC || err == EDQUOT || err == EFBIG
-		? COPY_FD_WRITE_ERROR : COPY_FD_READ_ERROR;
+	size_t held = ch->in_pipe, n;
+
+	if (!held || ch->in->seekable)
+		return 0;   /* nothing held, or copy_channel_close gives it back */
+	if (lazy_buffer_grow(buf, held) != 0) {
+		*which = COPY_FD_READ_ERROR;
+		return -1;
+	}
+	n = copy_channel_take_back(ch, buf->data);
+	if (full_write(out_fd, buf->data, n) != (ssize_t)n) {
+		*which = COPY_FD_WRITE_ERROR;
+		return -1;
+	}
+	*limit -= n;
+	return 0;
 }
 
 int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
@@ -69,8 +86,8 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 	struct io_end in, out;
 	struct copy_channel ch;
 	enum copy_path path;
-	uint64_t moved = 0;
-	int result = 0;
+	bool at_end = false;
+	int result;
 
 	if (!ENABLE_FEATURE_ZEROCOPY)
 		return copy_fd_rw(in_fd, out_fd, limit, buf, which);
@@ -85,29 +102,29 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 	if (path == COPY_SPLICE)
 		pipe_raise_capacity(&out, PIPE_MAX_CAPACITY);
 
+	/* Zero-copy until it stops; read/write then takes over where it
+	 * stopped (libbb.h: the rule for callers). */
 	while (limit) {
 		size_t len = limit < ENGINE_CHUNK ? (size_t)limit : ENGINE_CHUNK;
 		ssize_t n = copy_channel_step(&ch, len);
 
+		if (n > 0) {
+			limit -= (uint64_t)n;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		/* Before any byte moved, a refused path or a first 0 (procfs
-		 * and sysfs files claim size 0) falls back to read/write. */
-		if (moved == 0 && n <= 0
-		    && copy_channel_may_fall_back(&ch, n == 0 ? 0 : errno)) {
-			copy_channel_close(&ch);
-			return copy_fd_rw(in_fd, out_fd, limit, buf, which);
+		if (n < 0 && errno == EAGAIN) {
+			copy_channel_wait(&ch);
+			continue;
 		}
-		if (n < 0) {
-			*which = engine_error_side(errno);
-			result = -1;
-			break;
-		}
-		if (n == 0)
-			break;
-		moved += (uint64_t)n;
-		limit -= (uint64_t)n;
+		/* Only the private pipe's filling can tell the input's end. */
+		at_end = n == 0 && path == COPY_SPLICE_VIA_PIPE && ch.in_pipe == 0;
+		break;
 	}
+	result = write_back_held(&ch, out_fd, buf, &limit, which);
 	copy_channel_close(&ch);
+	if (result == 0 && limit && !at_end)
+		result = copy_fd_rw(in_fd, out_fd, limit, buf, which);
 	return result;
 }

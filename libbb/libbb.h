@@ -358,25 +358,40 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
 /*
  * Move at most len bytes with a syscall or two; a vmsplice of zeros
  * moves at most ZERO_BLOCK_REPEATS blocks.  Returns the bytes written
- * to the output, 0 at end of input, or -1 with errno (EINTR included:
- * the caller acts on signals and calls again; bytes taken from the
- * input stay in ch->in_pipe and go out on the next call).
+ * to the output, 0 when nothing moved, or -1 with errno.  Bytes taken
+ * from the input but not yet written stay in ch->in_pipe and go out
+ * first on the next call.
+ *
+ * The rule for callers: zero-copy only accelerates read/write.  EINTR
+ * and EAGAIN are retried (after copy_channel_wait for EAGAIN).  Any
+ * other error, and any 0 where the input may not be at its end, hands
+ * the copy to read/write at the current position, which meets the
+ * fault again if it is real and reports it as read/write would, for the
+ * side that has it.  (One syscall that serves both sides cannot say
+ * which one failed.)
  */
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
 
-/*
- * May a copy that moved nothing yet fall back to read/write after its
- * step failed with err (0: the step returned 0, as procfs and sysfs
- * files do)?  Yes when the kernel or a seccomp filter refused the path
- * itself (EINVAL, EXDEV, EBADF, ENOSYS, EOPNOTSUPP, EPERM, ETXTBSY),
- * unless bytes sit in the channel's pipe that the input, a pipe
- * itself, can't take back.
- */
-bool copy_channel_may_fall_back(const struct copy_channel *ch, int err);
+/* COPY_SPLICE_VIA_PIPE in two halves, for a caller that counts what
+ * the input gave before it is written: fill takes at most len bytes
+ * from the input into the private pipe (0 at the end of the input);
+ * drain writes what the pipe holds to the output.  Both return what
+ * they moved, or -1 with errno. */
+ssize_t copy_channel_fill(struct copy_channel *ch, size_t len);
+ssize_t copy_channel_drain(struct copy_channel *ch);
 
-/* Close the channel.  Bytes still in its pipe were never written: the
- * input seeks back over them, so that its offset counts only bytes
- * delivered and a read/write fallback resumes at the right place. */
+/* After EAGAIN: wait until the pipe ends of the channel that were not
+ * ready are (those that are files always are). */
+void copy_channel_wait(const struct copy_channel *ch);
+
+/* Read back into buf (at least ch->in_pipe bytes long) what the private
+ * pipe holds, so that a caller can write it another way.  Returns the
+ * bytes read back; the pipe is then empty. */
+size_t copy_channel_take_back(struct copy_channel *ch, unsigned char *buf);
+
+/* Close the channel.  Bytes still in its pipe were never written: a
+ * seekable input seeks back over them, so that its offset counts only
+ * bytes delivered and read/write resumes at the right place. */
 void copy_channel_close(struct copy_channel *ch);
 
 /* ---- copying a whole descriptor (copy_fd.c) ------------------------ */

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -94,24 +95,40 @@ static ssize_t vmsplice_zeros(int out_fd, const void *block, size_t len)
 	return vmsplice(out_fd, iov, (unsigned long)n, 0);
 }
 
-/* Fill the private pipe from the input once it is empty, then write
- * out what it holds: page references move, no byte is copied in. */
-static ssize_t splice_via_pipe(struct copy_channel *ch, size_t len)
+ssize_t copy_channel_fill(struct copy_channel *ch, size_t len)
 {
 	ssize_t n;
 
-	if (ch->in_pipe == 0) {
-		if (len > ch->pipe_size)
-			len = ch->pipe_size;
-		n = splice(ch->in->fd, NULL, ch->pipe_wr, NULL, len, SPLICE_F_MOVE);
-		if (n <= 0)
-			return n;
-		ch->in_pipe = (size_t)n;
-	}
-	n = splice(ch->pipe_rd, NULL, ch->out->fd, NULL, ch->in_pipe, SPLICE_F_MOVE);
+	if (len > ch->pipe_size - ch->in_pipe)
+		len = ch->pipe_size - ch->in_pipe;
+	n = splice(ch->in->fd, NULL, ch->pipe_wr, NULL, len, SPLICE_F_MOVE);
+	if (n > 0)
+		ch->in_pipe += (size_t)n;
+	return n;
+}
+
+ssize_t copy_channel_drain(struct copy_channel *ch)
+{
+	ssize_t n = splice(ch->pipe_rd, NULL, ch->out->fd, NULL, ch->in_pipe,
+			   SPLICE_F_MOVE);
+
 	if (n > 0)
 		ch->in_pipe -= (size_t)n;
 	return n;
+}
+
+/* Fill the private pipe from the input once it is empty, then write
+ * out what it holds: page references move, no byte is copied in.  The
+ * end of the input is the one 0 that means nothing is wrong. */
+static ssize_t splice_via_pipe(struct copy_channel *ch, size_t len)
+{
+	if (ch->in_pipe == 0) {
+		ssize_t n = copy_channel_fill(ch, len);
+
+		if (n <= 0)
+			return n;
+	}
+	return copy_channel_drain(ch);
 }
 
 int copy_channel_open(struct copy_channel *ch, enum copy_path path,
@@ -160,13 +177,42 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 	return -1;
 }
 
-bool copy_channel_may_fall_back(const struct copy_channel *ch, int err)
+/* Is a pipe end ready to move data (a file always is)? */
+static bool pipe_ready(const struct io_end *end, short event)
 {
-	if (ch->in_pipe > 0 && !ch->in->seekable)
-		return false;
-	return err == 0 || err == EINVAL || err == EXDEV || err == EBADF
-		|| err == ENOSYS || err == EOPNOTSUPP || err == EPERM
-		|| err == ETXTBSY;
+	struct pollfd p = { end->fd, event, 0 };
+
+	return !io_end_is_pipe(end) || poll(&p, 1, 0) != 0;
+}
+
+void copy_channel_wait(const struct copy_channel *ch)
+{
+	struct pollfd p[2];
+	nfds_t n = 0;
+
+	if (!pipe_ready(ch->in, POLLIN))
+		p[n++] = (struct pollfd){ ch->in->fd, POLLIN, 0 };
+	if (!pipe_ready(ch->out, POLLOUT))
+		p[n++] = (struct pollfd){ ch->out->fd, POLLOUT, 0 };
+	if (n)
+		poll(p, n, -1);
+}
+
+size_t copy_channel_take_back(struct copy_channel *ch, unsigned char *buf)
+{
+	size_t got = 0;
+
+	while (ch->in_pipe > 0) {
+		ssize_t n = read(ch->pipe_rd, buf + got, ch->in_pipe);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;   /* cannot happen: the pipe is ours */
+		got += (size_t)n;
+		ch->in_pipe -= (size_t)n;
+	}
+	return got;
 }
 
 void copy_channel_close(struct copy_channel *ch)

@@ -180,8 +180,7 @@ int dd_main(int argc, char **argv)
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 
-	if (run.plan.mover == MOVER_RECORDS
-	    || copy_zerocopy(&run, &stop) == ZEROCOPY_NOT_USED)
+	if (run.plan.mover == MOVER_RECORDS || !copy_zerocopy(&run))
 		stop = copy_records(&run);
 	finish_copy(&run, stop);
 

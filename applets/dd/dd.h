@@ -137,6 +137,9 @@ struct dd_tally {
 	uint64_t bytes_out;
 	uint64_t in_offset;              /* where the next byte is read */
 	uint64_t out_offset;             /* where the next byte is written */
+	/* The record in progress when the zero-copy mover hands over: the
+	 * bytes of it already read, and already written. */
+	size_t carry_in, carry_out;
 };
 
 /* The summary line's state; report.c is its only writer. */
@@ -193,6 +196,9 @@ struct dd_run {
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
+	size_t pending;                  /* a record in ibuf, counted in but not
+					  * yet written out: the zero-copy
+					  * mover hands it to the record loop */
 	ssize_t prev_read;               /* the previous read (input.c) */
 	bool warn_partial_read;          /* still to be given (input.c) */
 
@@ -235,12 +241,9 @@ BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 void skip_input(struct dd_run *run);
 void seek_output(struct dd_run *run);
 
-/* zerocopy.c (FEATURE_ZEROCOPY) */
-enum zerocopy_result {
-	ZEROCOPY_NOT_USED,  /* nothing moved: use the record loop */
-	ZEROCOPY_DONE,      /* copied, or failed and reported */
-};
-enum zerocopy_result copy_zerocopy(struct dd_run *run, enum dd_stop *stop);
+/* zerocopy.c (FEATURE_ZEROCOPY): true when the copy is complete; false
+ * hands the rest, from where it stopped, to the record loop. */
+bool copy_zerocopy(struct dd_run *run);
 
 /* records.c */
 enum dd_stop copy_records(struct dd_run *run);
@@ -285,8 +288,10 @@ bool sync_output(struct dd_run *run);
 /* tally.c: the only writer of run->tally. */
 void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
+void tally_write_begun(struct dd_run *run, size_t written);
+void tally_carry_ends(struct dd_run *run);
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
-void tally_coalesced(struct dd_run *run, uint64_t moved, bool write_failed);
+void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
 void tally_truncated_record(struct dd_run *run);
 void tally_input_moved(struct dd_run *run, uint64_t n);
 void tally_output_moved(struct dd_run *run, uint64_t n);

@@ -16,13 +16,14 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	const struct dd_options *opt = run->opt;
 	uint64_t records = run->tally.in_full + run->tally.in_partial;
 
-	*size = (size_t)opt->ibs;
+	/* Less what the zero-copy mover already read of this record. */
+	*size = (size_t)opt->ibs - run->tally.carry_in;
 	if (opt->max_records == UINT64_MAX)
 		return true;
 	if (records >= opt->max_records + (opt->max_bytes != 0))
 		return false;
 	if (records >= opt->max_records)
-		*size = (size_t)opt->max_bytes;
+		*size = (size_t)opt->max_bytes - run->tally.carry_in;
 	return true;
 }
 

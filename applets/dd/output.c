@@ -77,11 +77,11 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 /* Write the full output block staged in obuf (GNU's write_output). */
 static void flush_full_block(struct dd_run *run)
 {
-	size_t obs = (size_t)run->opt->obs;
-	size_t n = write_output(run, run->obuf.data, obs);
+	size_t block = run->obuf_fill;
+	size_t n = write_output(run, run->obuf.data, block);
 
-	tally_write(run, n, obs);
-	if (n != obs) {
+	tally_write(run, n, block);
+	if (n != block) {
 		bb_perror_msg("writing to %s", quote_always(run->out.name));
 		run->output_failed = true;
 	}
@@ -90,21 +90,21 @@ static void flush_full_block(struct dd_run *run)
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	size_t obs = (size_t)run->opt->obs;
-
 	while (len && !run->output_failed) {
+		/* A block the zero-copy mover began is shorter by that much. */
+		size_t block = (size_t)run->opt->obs - run->tally.carry_out;
 		size_t room, chunk;
 
 		if (run->obuf_fill == run->obuf.capacity)
 			grow_output_buffer(run, run->obuf_fill + len);
-		room = (run->obuf.capacity < obs ? run->obuf.capacity : obs)
+		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
 			- run->obuf_fill;
 		chunk = len < room ? len : room;
 		memcpy(run->obuf.data + run->obuf_fill, data, chunk);
 		run->obuf_fill += chunk;
 		data += chunk;
 		len -= chunk;
-		if (run->obuf_fill == obs)
+		if (run->obuf_fill == block)
 			flush_full_block(run);
 	}
 }

@@ -91,6 +91,14 @@ enum dd_stop copy_records(struct dd_run *run)
 	const struct dd_options *opt = run->opt;
 	size_t partread = 0;
 
+	/* A record the zero-copy mover read but could not write. */
+	if (run->pending) {
+		size_t len = run->pending;
+
+		run->pending = 0;
+		if (!write_record(run, len))
+			return STOP_WRITE_FAILED;
+	}
 	for (;;) {
 		size_t size;
 		ssize_t len;
@@ -99,8 +107,14 @@ enum dd_stop copy_records(struct dd_run *run)
 		if (!next_record_size(run, &size))
 			break;
 		len = read_record(run, size);
+		if (len <= 0)
+			tally_carry_ends(run);
 		if (len == 0)
 			break;
+		/* A short read may be a signal's doing: act on it before the
+		 * record counts, as GNU does (SIGINT then leaves it out). */
+		if (len > 0 && (size_t)len < size)
+			tick(run);
 		if (len < 0) {
 			if (!handle_read_error(run, partread, &len)) {
 				run->exit_status = EXIT_FAILURE;

@@ -11,29 +11,59 @@
 #include "dd.h"
 
 /* A record of n bytes was read (n may be 0: conv=noerror,sync pads a
- * lost block). */
+ * lost block), or its rest, after the zero-copy mover read the start. */
 void tally_read(struct dd_run *run, size_t n)
 {
-	run->tally.in_offset += n;
-	if (n == run->opt->ibs)
-		run->tally.in_full++;
+	struct dd_tally *t = &run->tally;
+
+	t->in_offset += n;
+	if (t->carry_in + n == run->opt->ibs)
+		t->in_full++;
 	else
-		run->tally.in_partial++;
+		t->in_partial++;
+	t->carry_in = 0;
 }
 
 /*
  * A write of wanted bytes wrote written of them.  A whole obs block is a
  * full record out, anything shorter a partial one; so is a write that
- * failed part-way (GNU 9.11 counts it).
+ * failed part-way (GNU 9.11 counts it), even when the part written was
+ * the zero-copy mover's.
  */
 void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
+	struct dd_tally *t = &run->tally;
+
+	t->bytes_out += written;
+	t->out_offset += written;
+	if (written == wanted && t->carry_out + wanted == run->opt->obs)
+		t->out_full++;
+	else if (written || t->carry_out)
+		t->out_partial++;
+	t->carry_out = 0;
+}
+
+/* The input ended (or failed) in a record the zero-copy mover began:
+ * what it copied of it was a short last record, as a read of it would
+ * have been. */
+void tally_carry_ends(struct dd_run *run)
+{
+	struct dd_tally *t = &run->tally;
+
+	if (!t->carry_in)
+		return;
+	t->in_partial++;
+	t->out_partial++;
+	t->carry_in = t->carry_out = 0;
+}
+
+/* The first bytes of a record (counted in) are out; the record loop
+ * writes the rest. */
+void tally_write_begun(struct dd_run *run, size_t written)
+{
 	run->tally.bytes_out += written;
 	run->tally.out_offset += written;
-	if (written == wanted && wanted == run->opt->obs)
-		run->tally.out_full++;
-	else if (written)
-		run->tally.out_partial++;
+	run->tally.carry_out = written;
 }
 
 /* A zero-copy step moved n bytes (from the input, unless it made them:
@@ -48,26 +78,19 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 
 /*
  * The records lines of a coalesced copy that has moved `moved` bytes:
- * the record loop would have read and written ibs-sized records, and a
- * short one for a remainder.  A write that failed part-way through a
- * record leaves that record read in full, if the input held it.
+ * the record loop would have read and written ibs-sized records.  At
+ * the end, a remainder is the short last record; before it, the record
+ * in progress, which the record loop finishes if it takes over.
  */
-void tally_coalesced(struct dd_run *run, uint64_t moved, bool write_failed)
+void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end)
 {
 	struct dd_tally *t = &run->tally;
 	uint64_t ibs = run->opt->ibs;
-	uint64_t rest = moved % ibs;
+	size_t rest = (size_t)(moved % ibs);
 
 	t->in_full = t->out_full = moved / ibs;
-	t->in_partial = t->out_partial = 0;
-	if (!rest)
-		return;
-	t->out_partial = 1;
-	if (write_failed && run->in.size_known
-	    && run->in.size - (t->in_offset - rest) >= ibs)
-		t->in_full++;
-	else
-		t->in_partial = 1;
+	t->in_partial = t->out_partial = at_end && rest;
+	t->carry_in = t->carry_out = at_end ? 0 : rest;
 }
 
 void tally_truncated_record(struct dd_run *run)

@@ -11,12 +11,17 @@
  * Per record - the input is a pipe and bs= was given: each record is
  *   one step of up to ibs bytes, counted as the read would have been.
  *
- * If the kernel refuses the path before any byte moved, the record loop
- * does the whole copy instead.
+ * Zero-copy only accelerates the record loop; it has no failure
+ * semantics of its own.  Signals and EAGAIN are waited out.  Anything
+ * else that stops it - an error of either side, a step that moves
+ * nothing where the input may not be at its end - hands the copy, where
+ * it stands, to the record loop: it carries on with read and write, and
+ * meets a real fault again on the side that has it, with GNU's message,
+ * records lines and bytes.  What the mover began of a record travels
+ * with the hand-over: the part of a record already copied (the tally's
+ * carry), or a record taken from a pipe but not written (run->pending).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -25,26 +30,15 @@
  * lines and SIGUSR1 answers come within a fraction of a second. */
 enum { COALESCED_STEP = 64 << 20 };
 
-/* Errors that belong to the output side of a splice-like call. */
-static bool is_write_error(int err)
+/* A failed step that is only waited out: true to try it again. */
+static bool retry_after(struct dd_run *run, const struct copy_channel *ch)
 {
-	return err == ENOSPC || err == EFBIG || err == EDQUOT || err == EPIPE;
-}
-
-/* Report a failed step after some bytes moved, as GNU words it. */
-static enum zerocopy_result report_failure(struct dd_run *run, int err,
-					   enum dd_stop *stop)
-{
-	errno = err;
-	if (is_write_error(err)) {
-		bb_perror_msg(run->plan.two_buffers ? "writing to %s" : "error writing %s",
-			      quote_always(run->out.name));
-		*stop = run->plan.two_buffers ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
-		return ZEROCOPY_DONE;
-	}
-	bb_perror_msg("error reading %s", quote_always(run->in.name));
-	run->exit_status = EXIT_FAILURE;
-	return ZEROCOPY_DONE;
+	if (errno == EAGAIN)
+		copy_channel_wait(ch);
+	else if (errno != EINTR)
+		return false;
+	tick(run);
+	return true;
 }
 
 /*
@@ -60,15 +54,29 @@ static size_t pipe_step_size(const struct io_end *out)
 	return out->pipe_capacity / 4;
 }
 
-static enum zerocopy_result copy_coalesced(struct dd_run *run,
-					   struct copy_channel *ch,
-					   const struct lazy_buffer *zeros,
-					   enum dd_stop *stop)
+/*
+ * Does a step that moved nothing mean the input is at its end?  The
+ * private pipe's filling says so plainly; for a one-syscall step, a 0
+ * could also be an output that takes nothing (or a procfs file that
+ * claims a size and splices nothing), so only a file read up to its
+ * size counts.  Anything else goes to the record loop, whose read
+ * tells.
+ */
+static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch)
+{
+	if (ch->path == COPY_SPLICE_VIA_PIPE)
+		return ch->in_pipe == 0;
+	return run->in.size_known && run->tally.in_offset >= run->in.size;
+}
+
+static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
+			   const struct lazy_buffer *zeros)
 {
 	bool from_input = ch->path != COPY_VMSPLICE_ZEROS
 		&& ch->path != COPY_WRITE_ZEROS;
 	uint64_t limit = run->plan.count_bytes, moved = 0;
 	size_t step = COALESCED_STEP;
+	bool at_end = false;
 
 	if (run->cache)
 		step = CACHE_WINDOW;   /* keep the cache footprint bounded */
@@ -77,98 +85,100 @@ static enum zerocopy_result copy_coalesced(struct dd_run *run,
 	if (io_end_is_pipe(&run->out))
 		step = pipe_step_size(&run->out);
 
-	while (moved < limit) {
-		size_t want = (size_t)min_u64(limit - moved, step);
+	for (;;) {
 		ssize_t n;
 
 		tally_coalesced(run, moved, false);
 		tick(run);
-		n = copy_channel_step(ch, want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			if (moved == 0 && copy_channel_may_fall_back(ch, err))
-				return ZEROCOPY_NOT_USED;
-			tally_coalesced(run, moved, is_write_error(err));
-			return report_failure(run, err, stop);
-		}
-		if (n == 0) {
-			/* procfs and sysfs files claim a size they don't
-			 * splice: nothing moved yet, so read them instead. */
-			if (moved == 0)
-				return ZEROCOPY_NOT_USED;
+		if (moved >= limit) {
+			at_end = true;
 			break;
 		}
-		moved += (uint64_t)n;
-		tally_moved(run, (uint64_t)n, from_input);
-	}
-	tally_coalesced(run, moved, false);
-	return ZEROCOPY_DONE;
-}
-
-/*
- * One record through dd's own pipe: the first splice takes what one
- * read would have returned, the rest write it all out.  Returns the
- * record's size, 0 at end of input, or -1 with errno (bytes still held
- * in ch->in_pipe).
- */
-static ssize_t record_via_pipe(struct copy_channel *ch, size_t size)
-{
-	ssize_t n = copy_channel_step(ch, size);
-	size_t record;
-
-	if (n <= 0)
-		return n;
-	record = (size_t)n + ch->in_pipe;
-	while (ch->in_pipe > 0) {
-		n = copy_channel_step(ch, ch->in_pipe);
-		if (n < 0 && errno == EINTR)
+		n = copy_channel_step(ch, (size_t)min_u64(limit - moved, step));
+		if (n > 0) {
+			moved += (uint64_t)n;
+			tally_moved(run, (uint64_t)n, from_input);
 			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
 		}
+		if (n < 0 && retry_after(run, ch))
+			continue;
+		at_end = n == 0 && input_at_end(run, ch);
+		break;
 	}
-	return (ssize_t)record;
+	tally_coalesced(run, moved, at_end);
+	return at_end;
 }
 
-static enum zerocopy_result copy_per_record(struct dd_run *run,
-					    struct copy_channel *ch,
-					    enum dd_stop *stop)
+/* Per record, straight from pipe to pipe or to /dev/null: one splice
+ * is one record. */
+static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 {
-	bool moved_any = false;
-
 	for (;;) {
 		size_t size;
 		ssize_t n;
 
 		tick(run);
 		if (!next_record_size(run, &size))
-			break;
-		if (ch->path == COPY_SPLICE_VIA_PIPE)
-			n = record_via_pipe(ch, size);
-		else
-			n = copy_channel_step(ch, size);
-		if (n < 0 && errno == EINTR && ch->in_pipe == 0)
+			return true;
+		n = copy_channel_step(ch, size);
+		if (n < 0 && retry_after(run, ch))
 			continue;
-		if (n < 0) {
-			int err = errno;
-
-			if (!moved_any && copy_channel_may_fall_back(ch, err))
-				return ZEROCOPY_NOT_USED;
-			return report_failure(run, err, stop);
-		}
+		if (n <= 0)
+			return false;   /* the end, or a fault: read tells */
+		if ((size_t)n < size)
+			tick(run);      /* a signal may have cut it short */
 		note_read_size(run, n, size);
-		if (n == 0)
-			break;
-		moved_any = true;
 		tally_read(run, (size_t)n);
 		tally_write(run, (size_t)n, (size_t)n);
 	}
-	return ZEROCOPY_DONE;
+}
+
+/*
+ * Per record through dd's own pipe, from a pipe into a file: the fill
+ * takes what one read would have returned, the drains write it out.  A
+ * record the output does not take goes to the record loop whole.
+ */
+static bool copy_records_via_pipe(struct dd_run *run, struct copy_channel *ch)
+{
+	size_t record = 0, written = 0;
+
+	for (;;) {
+		size_t size;
+		ssize_t n;
+
+		tick(run);
+		if (ch->in_pipe == 0) {
+			if (!next_record_size(run, &size))
+				return true;
+			n = copy_channel_fill(ch, size);
+			if (n < 0 && retry_after(run, ch))
+				continue;
+			if (n <= 0) {
+				if (n == 0)
+					note_read_size(run, 0, size);
+				return n == 0;
+			}
+			if ((size_t)n < size)
+				tick(run);
+			note_read_size(run, n, size);
+			tally_read(run, (size_t)n);
+			record = (size_t)n;
+			written = 0;
+		}
+		n = copy_channel_drain(ch);
+		if (n > 0) {
+			written += (size_t)n;
+			if (written == record)
+				tally_write(run, record, record);
+			continue;
+		}
+		if (n < 0 && retry_after(run, ch))
+			continue;
+		grow_input_buffer(run, ch->in_pipe);
+		run->pending = copy_channel_take_back(ch, run->ibuf.data);
+		tally_write_begun(run, written);
+		return false;
+	}
 }
 
 /* Could a read from the input pipe return more than dd's own pipe
@@ -204,31 +214,31 @@ static bool get_zeros(struct dd_run *run, enum copy_path path,
 	return lazy_buffer_alloc(zeros, size) == 0;
 }
 
-enum zerocopy_result copy_zerocopy(struct dd_run *run, enum dd_stop *stop)
+bool copy_zerocopy(struct dd_run *run)
 {
 	const struct dd_plan *plan = &run->plan;
 	struct lazy_buffer zeros = { NULL, 0 };
 	struct copy_channel ch;
-	enum zerocopy_result result = ZEROCOPY_NOT_USED;
 	bool coalesced = plan->mover == MOVER_COALESCED;
+	bool done = false;
 
-	*stop = STOP_DONE;
 	/* A record must fit in the pipe.  A coalesced copy fills a 1 MiB
 	 * pipe in quarters whatever bs= says (see pipe_step_size). */
 	pipe_raise_capacity(&run->out, coalesced ? PIPE_MAX_CAPACITY
 			    : (size_t)run->opt->obs);
 	if ((plan->path == COPY_VMSPLICE_ZEROS || plan->path == COPY_WRITE_ZEROS)
 	    && !get_zeros(run, plan->path, &zeros))
-		return ZEROCOPY_NOT_USED;
+		return false;
 	if (copy_channel_open(&ch, plan->path, &run->in, &run->out, zeros.data) == 0) {
 		if (coalesced)
-			result = copy_coalesced(run, &ch, &zeros, stop);
-		else if (plan->path != COPY_SPLICE_VIA_PIPE
-			 || !record_may_exceed(run, &ch))
-			result = copy_per_record(run, &ch, stop);
+			done = copy_coalesced(run, &ch, &zeros);
+		else if (plan->path != COPY_SPLICE_VIA_PIPE)
+			done = copy_records_spliced(run, &ch);
+		else if (!record_may_exceed(run, &ch))
+			done = copy_records_via_pipe(run, &ch);
 		copy_channel_close(&ch);
 	}
 	if (zeros.data && zeros.data != run->ibuf.data)
 		lazy_buffer_free(&zeros);
-	return result;
+	return done;
 }
