@@ -117,11 +117,40 @@ static bool is_plain_copy(const struct dd_options *opt)
 }
 
 /*
+ * Where zero-copy pays, per record.  A splice costs more than a small
+ * copy, so a path that needs one or more syscalls per record must save
+ * more than that (docs/design.md has the crossover measurements, from
+ * `make bench BENCH_ONLY=crossover`):
+ *   pipe -> pipe, /dev/null   one splice against a read and a write:
+ *                             pays from the smallest records (for
+ *                             pipes, above PIPE_BUF; see below);
+ *   pipe -> file              two splices (into dd's pipe and out)
+ *                             against a read and a write: level from
+ *                             4 KiB to 64 KiB, slower below, faster
+ *                             only for records larger than 64 KiB, so
+ *                             only when both bs= and the input pipe
+ *                             allow such records.
+ * Coalesced copies move large steps whatever bs= says, so they pay at
+ * any block size.
+ */
+enum { PIPE_TO_FILE_MIN_RECORD = 64 << 10 };
+
+static bool per_record_pays(const struct dd_options *opt,
+			    const struct io_end *in, enum copy_path path)
+{
+	if (path != COPY_SPLICE_VIA_PIPE)
+		return true;
+	return opt->ibs > PIPE_TO_FILE_MIN_RECORD
+		&& in->pipe_capacity > PIPE_TO_FILE_MIN_RECORD;
+}
+
+/*
  * Which mover: zero-copy for plain copies along a path the kernel
  * offers, with records counted as the record loop would count them:
  *   coalesced   for inputs whose reads come back short only at the end
  *               (files, block devices, /dev/zero);
- *   per record  for a pipe input with bs= (each read may be short);
+ *   per record  for a pipe input with bs= (each read may be short),
+ *               where that pays;
  * the record loop otherwise, and where write sizes can be seen: pipes
  * when obs <= PIPE_BUF (POSIX promises atomic writes), and character
  * devices other than /dev/null (tapes), which have no zero-copy path.
@@ -146,6 +175,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		return;
 	if (coalesce)
 		plan->mover = MOVER_COALESCED;
-	else if (opt->bs_given && !(opt->input_flags & FLAG_FULLBLOCK))
+	else if (opt->bs_given && !(opt->input_flags & FLAG_FULLBLOCK)
+		 && per_record_pays(opt, in, plan->path))
 		plan->mover = MOVER_PER_RECORD;
 }
