@@ -7,7 +7,8 @@
  *
  * Usage:
  *   bench-helper run [-p FILE [-b CHUNK]] [-c [-r]] [-f] [-R] -- CMD [ARG...]
- *       Run CMD and print "SECONDS MAXRSS_KIB STATUS" on stdout.
+ *       Run CMD and print "SECONDS MAXRSS_KIB STATUS CPU ALL_CPU" on
+ *       stdout.
  *       -p FILE  CMD's stdin is a pipe fed by a producer child that writes
  *                as many bytes as FILE holds, CHUNK bytes per write(2)
  *                (default 1 MiB), all from one buffer filled with FILE's
@@ -20,6 +21,9 @@
  *       The clock (CLOCK_MONOTONIC) starts before the first fork and stops
  *       when CMD and the consumer have both exited.  MAXRSS is CMD's
  *       ru_maxrss from wait4.  STATUS is CMD's exit code, or "sigN".
+ *       CPU is CMD's user+system seconds, ALL_CPU that of CMD, producer
+ *       and consumer together: on a busy machine, the cost that waiting
+ *       for a CPU does not inflate.
  *       -f       the producer's pipe is CMD's fd 3 and the consumer's its fd
  *                4, not stdin and stdout (for bench-ceiling: IN /dev/fd/3,
  *                OUT /dev/fd/4, its report on stdout).
@@ -207,6 +211,12 @@ static void wait_traced(pid_t pid, int *st, struct rusage *ru, long *hwm)
 	}
 }
 
+static double cpu_seconds(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec
+		+ (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
@@ -301,10 +311,13 @@ static int cmd_run(int argc, char **argv)
 		kill(ppid, SIGTERM);	/* CMD stopped early: don't wait for EOF */
 		waitpid(ppid, NULL, 0);
 	}
+	struct rusage all;
+	getrusage(RUSAGE_CHILDREN, &all);
 	if (WIFEXITED(st))
-		printf("%.6f %ld %d\n", t1 - t0, ru.ru_maxrss, WEXITSTATUS(st));
+		printf("%.6f %ld %d", t1 - t0, ru.ru_maxrss, WEXITSTATUS(st));
 	else
-		printf("%.6f %ld sig%d\n", t1 - t0, ru.ru_maxrss, WTERMSIG(st));
+		printf("%.6f %ld sig%d", t1 - t0, ru.ru_maxrss, WTERMSIG(st));
+	printf(" %.6f %.6f\n", cpu_seconds(&ru), cpu_seconds(&all));
 	return 0;
 }
 

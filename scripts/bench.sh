@@ -710,7 +710,10 @@ cross_path() {
 	[ "$out" != file ] || "$HELPER" mkfile "$OUT" "$CROSS_SIZE"
 	say "== crossover $desc, bs $CROSS_BS: $(human "$CROSS_SIZE"), $CROSS_RUNS rounds"
 	for bs in $CROSS_BS; do
-		for who in $who_list; do : >"$T/x.$bs.$who"; done
+		for who in $who_list; do
+			: >"$T/x.$bs.$who"
+			: >"$T/x.$bs.$who.cpu"
+		done
 	done
 	order=$who_list
 	r=1
@@ -723,6 +726,7 @@ cross_path() {
 				set -- $(run_dd "$who" $ddargs)
 				if [ "${3:-x}" = 0 ]; then
 					echo "$1" >>"$T/x.$bs.$who"
+					echo "$5" >>"$T/x.$bs.$who.cpu"
 				else
 					line="$line $who bs=$bs FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 				fi
@@ -735,26 +739,36 @@ cross_path() {
 		r=$((r + 1))
 	done
 	rm -f "$OUT"
-	pick=
+	pick='' pick_cpu=''
 	for bs in $CROSS_BS; do
-		mz=$(median "$T/x.$bs.zerobox") mn=$(median "$T/x.$bs.nozc") mg=
-		[ -z "$GNU_DD" ] || mg=$(median "$T/x.$bs.gnu")
+		mz=$(median "$T/x.$bs.zerobox") mn=$(median "$T/x.$bs.nozc") mg=''
+		cz=$(median "$T/x.$bs.zerobox.cpu") cn=$(median "$T/x.$bs.nozc.cpu") cg=''
 		sp="$(spread "$T/x.$bs.zerobox") / $(spread "$T/x.$bs.nozc")"
-		[ -z "$GNU_DD" ] || sp="$sp / $(spread "$T/x.$bs.gnu")"
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$desc" "$bs" \
-			"$(fmt "$(gbps "$CROSS_SIZE" "$mz")")" "$(fmt "$(gbps "$CROSS_SIZE" "$mn")")" "$(fmt "$(gbps "$CROSS_SIZE" "$mg")")" \
-			"$(ratio "$mn" "$mz")" "$(ratio "$mg" "$mz")" "$sp" >>"$CROSS_TABLE"
-		say "   bs=$bs: $(tail -n 1 "$CROSS_TABLE")"
-		# The smallest bs from which zero-copy is never slower than
-		# the record loop, at this bs and every larger one.
-		if [ -n "$mz" ] && [ -n "$mn" ] &&
-		   awk -v z="$mz" -v n="$mn" 'BEGIN { exit !(z <= n) }'; then
-			[ -n "$pick" ] || pick=$bs
-		else
-			pick=
+		if [ -n "$GNU_DD" ]; then
+			mg=$(median "$T/x.$bs.gnu") cg=$(median "$T/x.$bs.gnu.cpu")
+			sp="$sp / $(spread "$T/x.$bs.gnu")"
 		fi
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s |\n' "$desc" "$bs" \
+			"$(cross_gbps "$mz")" "$(cross_gbps "$mn")" "$(cross_gbps "$mg")" \
+			"$(ratio "$mn" "$mz")" "$(ratio "$mg" "$mz")" "$sp" \
+			"$(msec "$cz")" "$(msec "$cn")" "$(msec "$cg")" >>"$CROSS_TABLE"
+		say "   $(tail -n 1 "$CROSS_TABLE")"
+		pick=$(next_pick "$pick" "$bs" "$mz" "$mn")
+		pick_cpu=$(next_pick "$pick_cpu" "$bs" "$cz" "$cn")
 	done
-	echo "| $desc | ${pick:-none up to the largest bs} |" >>"$CROSS_PICK"
+	echo "| $desc | ${pick:-none up to $bs} | ${pick_cpu:-none up to $bs} |" >>"$CROSS_PICK"
+}
+
+cross_gbps() { g=$(gbps "$CROSS_SIZE" "$1"); if [ "$g" = - ]; then echo -; else fmt "$g"; fi; }
+msec() { if [ -n "$1" ]; then awk -v s="$1" 'BEGIN { printf "%.0f\n", s * 1000 }'; else echo -; fi; }
+
+# next_pick PICK BS ZEROCOPY RECORDLOOP: the smallest bs from which zero-copy
+# costs no more than the record loop, at this bs and every larger one, as
+# the sizes come in ascending order
+next_pick() {
+	if [ -n "$3" ] && [ -n "$4" ] && awk -v z="$3" -v n="$4" 'BEGIN { exit !(z <= n) }'; then
+		echo "${1:-$2}"
+	fi
 }
 
 crossover_section() {
@@ -839,16 +853,19 @@ if [ -s "$CROSS_TABLE" ]; then
 		"default pipes; the input pipe is fed $CROSS_CHUNK bytes per write (as cat writes), the output" \
 		"pipe drained by read(2) of 128 KiB; a file output is overwritten in place (conv=notrunc)." \
 		"\"no zero-copy\": $NOZC_DESC." \
-		"Spread: (slowest − fastest) ÷ median of the times (zerobox / no zero-copy / GNU)."
+		"Spread: (slowest − fastest) ÷ median of the times (zerobox / no zero-copy / GNU)." \
+		"CPU: median user+system time of dd, producer and consumer together (zerobox / no zero-copy / GNU)."
 	echo
-	echo "| path | bs | zerobox GB/s | no zero-copy GB/s | GNU GB/s | zerobox÷no-zc | zerobox÷GNU | spread |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| path | bs | zerobox GB/s | no zero-copy GB/s | GNU GB/s | zerobox÷no-zc | zerobox÷GNU | spread | CPU ms, whole pipeline |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 	cat "$CROSS_TABLE"
 	echo
-	echo "The smallest bs from which zero-copy is at least as fast as the record loop, there and at every larger bs:"
+	echo "The smallest bs from which zero-copy costs no more than the record loop, there and at every larger bs," \
+		"by median wall time and by median CPU time of the whole pipeline (dd, producer, consumer; what" \
+		"waiting for a CPU on a busy machine does not inflate):"
 	echo
-	echo "| path | zero-copy from bs |"
-	echo "|---|---|"
+	echo "| path | zero-copy from bs, by wall time | by CPU time |"
+	echo "|---|---|---|"
 	cat "$CROSS_PICK"
 fi
 if [ -s "$RSS_TABLE" ]; then
