@@ -713,6 +713,7 @@ cross_path() {
 		for who in $who_list; do
 			: >"$T/x.$bs.$who"
 			: >"$T/x.$bs.$who.cpu"
+			: >"$T/x.$bs.$who.ddcpu"
 		done
 	done
 	order=$who_list
@@ -727,6 +728,7 @@ cross_path() {
 				if [ "${3:-x}" = 0 ]; then
 					echo "$1" >>"$T/x.$bs.$who"
 					echo "$5" >>"$T/x.$bs.$who.cpu"
+					echo "$4" >>"$T/x.$bs.$who.ddcpu"
 				else
 					line="$line $who bs=$bs FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 				fi
@@ -739,24 +741,28 @@ cross_path() {
 		r=$((r + 1))
 	done
 	rm -f "$OUT"
-	pick='' pick_cpu=''
+	pick='' pick_dd='' pick_cpu=''
 	for bs in $CROSS_BS; do
 		mz=$(median "$T/x.$bs.zerobox") mn=$(median "$T/x.$bs.nozc") mg=''
 		cz=$(median "$T/x.$bs.zerobox.cpu") cn=$(median "$T/x.$bs.nozc.cpu") cg=''
+		dz=$(median "$T/x.$bs.zerobox.ddcpu") dn=$(median "$T/x.$bs.nozc.ddcpu") dg=''
 		sp="$(spread "$T/x.$bs.zerobox") / $(spread "$T/x.$bs.nozc")"
 		if [ -n "$GNU_DD" ]; then
 			mg=$(median "$T/x.$bs.gnu") cg=$(median "$T/x.$bs.gnu.cpu")
+			dg=$(median "$T/x.$bs.gnu.ddcpu")
 			sp="$sp / $(spread "$T/x.$bs.gnu")"
 		fi
-		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s |\n' "$desc" "$bs" \
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s / %s / %s | %s / %s / %s |\n' "$desc" "$bs" \
 			"$(cross_gbps "$mz")" "$(cross_gbps "$mn")" "$(cross_gbps "$mg")" \
 			"$(ratio "$mn" "$mz")" "$(ratio "$mg" "$mz")" "$sp" \
+			"$(msec "$dz")" "$(msec "$dn")" "$(msec "$dg")" \
 			"$(msec "$cz")" "$(msec "$cn")" "$(msec "$cg")" >>"$CROSS_TABLE"
 		say "   $(tail -n 1 "$CROSS_TABLE")"
 		pick=$(next_pick "$pick" "$bs" "$mz" "$mn")
+		pick_dd=$(next_pick "$pick_dd" "$bs" "$dz" "$dn")
 		pick_cpu=$(next_pick "$pick_cpu" "$bs" "$cz" "$cn")
 	done
-	echo "| $desc | ${pick:-none up to $bs} | ${pick_cpu:-none up to $bs} |" >>"$CROSS_PICK"
+	echo "| $desc | ${pick:-none up to $bs} | ${pick_dd:-none up to $bs} | ${pick_cpu:-none up to $bs} |" >>"$CROSS_PICK"
 }
 
 cross_gbps() { g=$(gbps "$CROSS_SIZE" "$1"); if [ "$g" = - ]; then echo -; else fmt "$g"; fi; }
@@ -854,18 +860,19 @@ if [ -s "$CROSS_TABLE" ]; then
 		"pipe drained by read(2) of 128 KiB; a file output is overwritten in place (conv=notrunc)." \
 		"\"no zero-copy\": $NOZC_DESC." \
 		"Spread: (slowest − fastest) ÷ median of the times (zerobox / no zero-copy / GNU)." \
-		"CPU: median user+system time of dd, producer and consumer together (zerobox / no zero-copy / GNU)."
+		"CPU: median user+system time of dd alone, and of dd, producer and consumer together" \
+		"(zerobox / no zero-copy / GNU)."
 	echo
-	echo "| path | bs | zerobox GB/s | no zero-copy GB/s | GNU GB/s | zerobox÷no-zc | zerobox÷GNU | spread | CPU ms, whole pipeline |"
-	echo "|---|---|---|---|---|---|---|---|---|"
+	echo "| path | bs | zerobox GB/s | no zero-copy GB/s | GNU GB/s | zerobox÷no-zc | zerobox÷GNU | spread | CPU ms, dd | CPU ms, pipeline |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
 	cat "$CROSS_TABLE"
 	echo
 	echo "The smallest bs from which zero-copy costs no more than the record loop, there and at every larger bs," \
-		"by median wall time and by median CPU time of the whole pipeline (dd, producer, consumer; what" \
-		"waiting for a CPU on a busy machine does not inflate):"
+		"by median wall time, by dd's CPU time, and by the CPU time of the whole pipeline (CPU time is" \
+		"what waiting for a CPU on a busy machine does not inflate):"
 	echo
-	echo "| path | zero-copy from bs, by wall time | by CPU time |"
-	echo "|---|---|---|"
+	echo "| path | zero-copy from bs, by wall time | by dd's CPU | by the pipeline's CPU |"
+	echo "|---|---|---|---|"
 	cat "$CROSS_PICK"
 fi
 if [ -s "$RSS_TABLE" ]; then
