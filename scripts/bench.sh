@@ -26,7 +26,7 @@
 #                       scenarios with a pipe, where dd copies record by
 #                       record at ibs=obs=512)
 #   BENCH_MIB=N         MiB per run at bs >= 64K (default 256)
-#   BENCH_SMALL_MIB=N   MiB per run below 64K and without bs= (default 32)
+#   BENCH_SMALL_MIB=N   MiB per run below 64K and without bs= (default 16)
 #   BENCH_RUNS=N        rounds: runs per contender and row (default 5)
 #   BENCH_ONLY="..."    only these scenarios and sections, by name: any of
 #                       zero-null zero-pipe file-null file-pipe pipe-pipe
@@ -83,7 +83,7 @@ GNU_DD=${GNU_DD-/usr/bin/dd}
 BUSYBOX=${BUSYBOX-/usr/bin/busybox}
 BENCH_BS=${BENCH_BS:-default 512 4K 64K 1M}
 BENCH_MIB=${BENCH_MIB:-256}
-BENCH_SMALL_MIB=${BENCH_SMALL_MIB:-32}
+BENCH_SMALL_MIB=${BENCH_SMALL_MIB:-16}
 BENCH_NOCACHE_MIB=${BENCH_NOCACHE_MIB:-512}
 BENCH_RUNS=${BENCH_RUNS:-5}
 BENCH_NOCACHE_RUNS=${BENCH_NOCACHE_RUNS:-1}
