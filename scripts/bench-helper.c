@@ -6,22 +6,27 @@
  * a command includes what the forked helper had mapped before exec).
  *
  * Usage:
- *   bench-helper run [-p FILE [-b CHUNK]] [-c] [-R] -- CMD [ARG...]
- *       Run CMD and print "SECONDS MAXRSS_KIB STATUS" on stdout.
+ *   bench-helper run [-p FILE [-b CHUNK]] [-c [-r]] [-f] [-R] -- CMD [ARG...]
+ *       Run CMD and print "SECONDS MAXRSS_KIB STATUS CPU ALL_CPU" on
+ *       stdout.
  *       -p FILE  CMD's stdin is a pipe fed by a producer child that writes
  *                as many bytes as FILE holds, CHUNK bytes per write(2)
  *                (default 1 MiB), all from one buffer filled with FILE's
- *                first CHUNK bytes: ceiling.c's producer, so that dd and
- *                the ceiling face the same writer.
+ *                first CHUNK bytes, so that dd and the ceiling face the
+ *                same writer.
  *       -c       CMD's stdout is a pipe drained by a consumer child that
- *                splices it to /dev/null, as ceiling.c's does (1 MiB read
- *                fallback).
+ *                splices it to /dev/null (1 MiB read fallback).
+ *       -r       with -c: the consumer is a plain reader instead, read(2)
+ *                into a 128 KiB buffer, as `cat >/dev/null` drains a pipe.
  *       The clock (CLOCK_MONOTONIC) starts before the first fork and stops
  *       when CMD and the consumer have both exited.  MAXRSS is CMD's
  *       ru_maxrss from wait4.  STATUS is CMD's exit code, or "sigN".
+ *       CPU is CMD's user+system seconds, ALL_CPU that of CMD, producer
+ *       and consumer together: on a busy machine, the cost that waiting
+ *       for a CPU does not inflate.
  *       -f       the producer's pipe is CMD's fd 3 and the consumer's its fd
- *                4, not stdin and stdout (ceiling.c: IN /dev/fd/3, OUT
- *                /dev/fd/4, its report on stdout).
+ *                4, not stdin and stdout (for bench-ceiling: IN /dev/fd/3,
+ *                OUT /dev/fd/4, its report on stdout).
  *       -R       exact peak RSS instead: CMD is traced (ptrace) to its exit
  *                and MAXRSS is VmHWM from /proc/PID/status read there.
  *                ru_maxrss is coarse for small processes (the kernel's
@@ -58,6 +63,7 @@
 #include <unistd.h>
 
 #define BUFSZ (1 << 20)
+#define READER_BUFSZ (128 << 10)
 
 static void die(const char *what)
 {
@@ -80,11 +86,21 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Read in until EOF and drop the bytes, bufsz at a time. */
+static void read_all(int in, size_t bufsz)
+{
+	char *b = malloc(bufsz);
+	if (!b)
+		die("malloc");
+	while (read(in, b, bufsz) > 0)
+		;
+}
+
 /* Copy in to out until EOF: splice when one side is a pipe, else read+write. */
 static void pump(int in, int out)
 {
 	ssize_t n;
-	/* As ceiling.c's consumer: ask for everything the pipe holds. */
+	/* Ask for everything the pipe holds. */
 	while ((n = splice(in, NULL, out, NULL, 1 << 30, SPLICE_F_MOVE)) > 0)
 		;
 	if (n == 0)
@@ -126,10 +142,10 @@ static void produce(int in, int out, size_t chunk)
 	}
 }
 
-enum child_role { PRODUCER, CONSUMER };
+enum child_role { PRODUCER, CONSUMER, READER };
 
-/* Fork the producer (produce in to out) or the consumer (pump in to
- * out); the child closes the pipe ends that are not its own (-1: none). */
+/* Fork the producer (produce in to out), the consumer (pump in to
+ * out) or the plain reader (read in); the child closes the pipe ends that are not its own (-1: none). */
 static pid_t spawn_child(enum child_role role, int in, int out, int close1,
 			 int close2, size_t chunk)
 {
@@ -142,8 +158,10 @@ static pid_t spawn_child(enum child_role role, int in, int out, int close1,
 			close(close2);
 		if (role == PRODUCER)
 			produce(in, out, chunk);
-		else
+		else if (role == CONSUMER)
 			pump(in, out);
+		else
+			read_all(in, READER_BUFSZ);
 		_exit(0);
 	}
 	return pid;
@@ -193,18 +211,26 @@ static void wait_traced(pid_t pid, int *st, struct rusage *ru, long *hwm)
 	}
 }
 
+static double cpu_seconds(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_stime.tv_sec
+		+ (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
 	size_t chunk = BUFSZ;
-	int cons = 0, trace = 0, high_fds = 0, c;
-	while ((c = getopt(argc, argv, "+p:b:cfR")) != -1) {
+	int cons = 0, reader = 0, trace = 0, high_fds = 0, c;
+	while ((c = getopt(argc, argv, "+p:b:crfR")) != -1) {
 		if (c == 'p')
 			prod = optarg;
 		else if (c == 'b' && atol(optarg) > 0)
 			chunk = atol(optarg);
 		else if (c == 'c')
 			cons = 1;
+		else if (c == 'r')
+			reader = 1;
 		else if (c == 'f')
 			high_fds = 1;
 		else if (c == 'R')
@@ -236,7 +262,8 @@ static int cmd_run(int argc, char **argv)
 			die("pipe");
 		if (pipe_sz && *pipe_sz)
 			fcntl(out[1], F_SETPIPE_SZ, atoi(pipe_sz));
-		cpid = spawn_child(CONSUMER, out[0], nul, out[1], in[0], 0);
+		cpid = spawn_child(reader ? READER : CONSUMER, out[0], nul,
+				   out[1], in[0], 0);
 		close(nul);
 		close(out[0]);
 	}
@@ -284,10 +311,13 @@ static int cmd_run(int argc, char **argv)
 		kill(ppid, SIGTERM);	/* CMD stopped early: don't wait for EOF */
 		waitpid(ppid, NULL, 0);
 	}
+	struct rusage all;
+	getrusage(RUSAGE_CHILDREN, &all);
 	if (WIFEXITED(st))
-		printf("%.6f %ld %d\n", t1 - t0, ru.ru_maxrss, WEXITSTATUS(st));
+		printf("%.6f %ld %d", t1 - t0, ru.ru_maxrss, WEXITSTATUS(st));
 	else
-		printf("%.6f %ld sig%d\n", t1 - t0, ru.ru_maxrss, WTERMSIG(st));
+		printf("%.6f %ld sig%d", t1 - t0, ru.ru_maxrss, WTERMSIG(st));
+	printf(" %.6f %.6f\n", cpu_seconds(&ru), cpu_seconds(&all));
 	return 0;
 }
 
@@ -359,7 +389,7 @@ int main(int argc, char **argv)
 		return cmd_evict(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "noop"))
 		return 0;
-	fprintf(stderr, "usage: bench-helper run [-p FILE [-b CHUNK]] [-c] [-R] -- CMD... | mkfile FILE SIZE"
+	fprintf(stderr, "usage: bench-helper run [-p FILE [-b CHUNK]] [-c [-r]] [-f] [-R] -- CMD... | mkfile FILE SIZE"
 		" | warm FILE | evict FILE | noop\n");
 	return 125;
 }
