@@ -114,10 +114,6 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 && errno == EAGAIN) {
-			copy_channel_wait(&ch);
-			continue;
-		}
 		/* Only the private pipe's filling can tell the input's end. */
 		at_end = n == 0 && path == COPY_SPLICE_VIA_PIPE && ch.in_pipe == 0;
 		break;

@@ -363,12 +363,11 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
  * first on the next call.
  *
  * The rule for callers: zero-copy only accelerates read/write.  EINTR
- * and EAGAIN are retried (after copy_channel_wait for EAGAIN).  Any
- * other error, and any 0 where the input may not be at its end, hands
- * the copy to read/write at the current position, which meets the
- * fault again if it is real and reports it as read/write would, for the
- * side that has it.  (One syscall that serves both sides cannot say
- * which one failed.)
+ * is retried.  Any other error (EAGAIN too), and any 0 where the input
+ * may not be at its end, hands the copy to read/write at the current
+ * position, which meets the fault again if it is real and reports it as
+ * read/write would, for the side that has it.  (One syscall that serves
+ * both sides cannot say which one failed.)
  */
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
 
@@ -379,10 +378,6 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len);
  * they moved, or -1 with errno. */
 ssize_t copy_channel_fill(struct copy_channel *ch, size_t len);
 ssize_t copy_channel_drain(struct copy_channel *ch);
-
-/* After EAGAIN: wait until the pipe ends of the channel that were not
- * ready are (those that are files always are). */
-void copy_channel_wait(const struct copy_channel *ch);
 
 /* Read back into buf (at least ch->in_pipe bytes long) what the private
  * pipe holds, so that a caller can write it another way.  Returns the

@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -175,27 +174,6 @@ ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 	}
 	errno = EINVAL;
 	return -1;
-}
-
-/* Is a pipe end ready to move data (a file always is)? */
-static bool pipe_ready(const struct io_end *end, short event)
-{
-	struct pollfd p = { end->fd, event, 0 };
-
-	return !io_end_is_pipe(end) || poll(&p, 1, 0) != 0;
-}
-
-void copy_channel_wait(const struct copy_channel *ch)
-{
-	struct pollfd p[2];
-	nfds_t n = 0;
-
-	if (!pipe_ready(ch->in, POLLIN))
-		p[n++] = (struct pollfd){ ch->in->fd, POLLIN, 0 };
-	if (!pipe_ready(ch->out, POLLOUT))
-		p[n++] = (struct pollfd){ ch->out->fd, POLLOUT, 0 };
-	if (n)
-		poll(p, n, -1);
 }
 
 size_t copy_channel_take_back(struct copy_channel *ch, unsigned char *buf)

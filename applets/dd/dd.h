@@ -196,6 +196,7 @@ struct dd_run {
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
+	uint64_t direct_tail;            /* where that last block began */
 	size_t pending;                  /* a record in ibuf, counted in but not
 					  * yet written out: the zero-copy
 					  * mover hands it to the record loop */

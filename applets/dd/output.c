@@ -22,10 +22,12 @@ static bool is_all_zero(const unsigned char *data, size_t len)
 /*
  * O_DIRECT can't write a block that is not a multiple of the device's
  * block size.  Like GNU, drop O_DIRECT for the final short block, and
- * make up for it with an fsync at the end.
+ * make up for it at the end: an fsync, then the cache that block left
+ * is dropped (sync_output).
  */
 static void drop_direct_for_last_block(struct dd_run *run)
 {
+	run->direct_tail = run->tally.out_offset;
 	int flags = fcntl(run->out.fd, F_GETFL);
 
 	if (flags < 0 || fcntl(run->out.fd, F_SETFL, flags & ~O_DIRECT) != 0) {
@@ -177,5 +179,10 @@ bool sync_output(struct dd_run *run)
 		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
 		ok = false;
 	}
+	/* From the page the last block began in to the end of the file. */
+	if (run->sync_at_end)
+		posix_fadvise(run->out.fd, (off_t)(run->direct_tail
+				& ~(uint64_t)(getpagesize() - 1)), 0,
+			      POSIX_FADV_DONTNEED);
 	return ok;
 }

@@ -12,8 +12,8 @@
  *   one step of up to ibs bytes, counted as the read would have been.
  *
  * Zero-copy only accelerates the record loop; it has no failure
- * semantics of its own.  Signals and EAGAIN are waited out.  Anything
- * else that stops it - an error of either side, a step that moves
+ * semantics of its own.  Signals are waited out.  Anything else that
+ * stops it - an error of either side, a step that moves
  * nothing where the input may not be at its end - hands the copy, where
  * it stands, to the record loop: it carries on with read and write, and
  * meets a real fault again on the side that has it, with GNU's message,
@@ -30,12 +30,11 @@
  * lines and SIGUSR1 answers come within a fraction of a second. */
 enum { COALESCED_STEP = 64 << 20 };
 
-/* A failed step that is only waited out: true to try it again. */
-static bool retry_after(struct dd_run *run, const struct copy_channel *ch)
+/* A step a signal interrupted is tried again, once tick() acted on the
+ * signal.  Anything else (EAGAIN too) is the record loop's to meet. */
+static bool retry_after(struct dd_run *run)
 {
-	if (errno == EAGAIN)
-		copy_channel_wait(ch);
-	else if (errno != EINTR)
+	if (errno != EINTR)
 		return false;
 	tick(run);
 	return true;
@@ -100,7 +99,7 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 			tally_moved(run, (uint64_t)n, from_input);
 			continue;
 		}
-		if (n < 0 && retry_after(run, ch))
+		if (n < 0 && retry_after(run))
 			continue;
 		at_end = n == 0 && input_at_end(run, ch);
 		break;
@@ -121,7 +120,7 @@ static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 		if (!next_record_size(run, &size))
 			return true;
 		n = copy_channel_step(ch, size);
-		if (n < 0 && retry_after(run, ch))
+		if (n < 0 && retry_after(run))
 			continue;
 		if (n <= 0)
 			return false;   /* the end, or a fault: read tells */
@@ -151,7 +150,7 @@ static bool copy_records_via_pipe(struct dd_run *run, struct copy_channel *ch)
 			if (!next_record_size(run, &size))
 				return true;
 			n = copy_channel_fill(ch, size);
-			if (n < 0 && retry_after(run, ch))
+			if (n < 0 && retry_after(run))
 				continue;
 			if (n <= 0) {
 				if (n == 0)
@@ -172,7 +171,7 @@ static bool copy_records_via_pipe(struct dd_run *run, struct copy_channel *ch)
 				tally_write(run, record, record);
 			continue;
 		}
-		if (n < 0 && retry_after(run, ch))
+		if (n < 0 && retry_after(run))
 			continue;
 		grow_input_buffer(run, ch->in_pipe);
 		run->pending = copy_channel_take_back(ch, run->ibuf.data);
