@@ -18,7 +18,7 @@
 #   RATE       target write limit, bytes/s [8 MiB/s]
 #   READ_RATE  target read limit, bytes/s [16 MiB/s]
 #   CONTENDERS ["zerobox busybox gnu"]
-#   WRITES     ["plain fsync nocache direct pipe nocache-1G"]
+#   WRITES     ["plain fsync nocache direct pipe nocache-1G"; also pipe-nocache]
 #   READS      ["read-1G read-direct"]
 #   KERNEL (newest /boot/vmlinuz-*), BUSYBOX (/bin/busybox), GNU_DD
 #   (/bin/dd), QEMU (qemu-system-x86_64), ACCEL (tcg), CC (cc)
@@ -169,6 +169,6 @@ done
 awk -v image_mib="$IMAGE_MIB" -v rate="$RATE" -v read_rate="$READ_RATE" \
 	-f "$src/testsuite/board/report.awk" "$work/verdicts" "$work/logs" > "$work/report.md"
 cat "$work/report.md"
-grep -q '^FAIL' "$work/report.md" && status=1
+grep -q 'FAIL:' "$work/report.md" && status=1
 say "$( [ $status = 0 ] && echo OK || echo FAILED); logs in $work"
 exit $status
