@@ -95,7 +95,7 @@ $1 == "V" { verdict[$2 " " $3] = $4; next }
 $1 == "R" {
 	finish_run()
 	run_name = $2; run_contender = $3; run_scenario = $4
-	run_mem = substr($6, 5)
+	run_mem = substr($6, 5) + 0
 	run_kind = run_name == "speed" ? "speed" : run_name == "read" ? "read" : "write"
 	ns = 0; np = 0; last_progress = -1
 	dd_exit = ""; xstatus = ""; verified = 0; xt = 0

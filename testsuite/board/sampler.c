@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 				pipe_open = 0;
 		}
 	}
+	log_stderr(log, t0, line, &used, "\n", 1, sizeof line);
 	/* stderr closed: the command is exiting (or handed stderr on). */
 	while (waitpid(child, &status, WNOHANG) == 0) {
 		if (now_us() >= next_tick) {
