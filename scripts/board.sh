@@ -16,6 +16,7 @@
 #   BOOT_MIB   the guest's RAM; the init takes all but MEMS away as huge
 #              pages (Debian's kernel does not boot in 64 MiB) [256]
 #   IMAGE_MIB  image size [256]
+#   ROUNDS     boots per RAM size, interleaved; cells are medians [1]
 #   RATE       target write limit, bytes/s [8 MiB/s]
 #   READ_RATE  target read limit, bytes/s [16 MiB/s]
 #   CONTENDERS ["zerobox busybox gnu"]
@@ -33,7 +34,7 @@ set -eu
 zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 work=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
-: "${MEMS:=64 48}" "${BOOT_MIB:=256}" "${IMAGE_MIB:=256}"
+: "${MEMS:=64 48}" "${BOOT_MIB:=256}" "${IMAGE_MIB:=256}" "${ROUNDS:=1}"
 : "${RATE:=8388608}" "${READ_RATE:=16777216}"
 : "${CONTENDERS=zerobox busybox gnu}"
 : "${WRITES=plain fsync nocache direct pipe nocache-1G}"
@@ -110,15 +111,17 @@ timeout=$(( (nwrites * IMAGE_MIB * 1048576 / RATE + nreads * IMAGE_MIB * 1048576
 accel=${ACCEL:-tcg}
 throttle="throttling.bps-write=$RATE,throttling.bps-read=$READ_RATE"
 status=0
-: > "$work/logs"
-: > "$work/verdicts"
+inputs=
 
-for mem in $MEMS; do
-	say "guest with $mem MiB: $nwrites write runs, $nreads read runs of $IMAGE_MIB MiB, timeout $timeout s"
+# boot MEM ROUND: one guest, all runs; appends its verdicts and logs to
+# the report's inputs.
+boot() {
+	mem=$1
+	tag=$mem-$2
+	say "guest with $mem MiB, round $2: $nwrites write runs, $nreads read runs of $IMAGE_MIB MiB, timeout $timeout s"
 	printf 'MEM_MIB=%s\nCONTENDERS="%s"\nWRITES="%s"\nREADS="%s"\n' \
 		"$mem" "$CONTENDERS" "$WRITES" "$READS" > "$root/board.conf"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
-	rm -f "$work"/t*.img
 	truncate -s 256M "$work/res.img"
 	truncate -s "${IMAGE_MIB}M" "$work/scr.img"
 	cp "$image" "$work/rd.img"
@@ -139,36 +142,47 @@ for mem in $MEMS; do
 	timeout "$timeout" "$QEMU" -accel "$accel" -m "$BOOT_MIB" -smp 1 -nographic \
 		-no-reboot -kernel "$KERNEL" -initrd "$work/initramfs.cpio" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=3" $disk_args \
-		< /dev/null > "$work/console-$mem.log" 2>&1
+		< /dev/null > "$work/console-$tag.log" 2>&1
 	rc=$?
 	set -e
-	say "guest with $mem MiB: qemu exit $rc after $(( $(date +%s) - start )) s"
-	tr -d '\r' < "$work/console-$mem.log" > "$work/console-$mem.txt"
-	if [ $rc != 0 ] || ! grep -q '^ZB-DONE' "$work/console-$mem.txt" ||
-	   grep -q '^ZB-FAIL' "$work/console-$mem.txt"; then
+	say "guest with $mem MiB, round $2: qemu exit $rc after $(( $(date +%s) - start )) s"
+	tr -d '\r' < "$work/console-$tag.log" > "$work/console-$tag.txt"
+	if [ $rc != 0 ] || ! grep -q '^ZB-DONE' "$work/console-$tag.txt" ||
+	   grep -q '^ZB-FAIL' "$work/console-$tag.txt"; then
 		say "FAIL: the guest with $mem MiB did not finish; console:"
-		tail -n 30 "$work/console-$mem.txt" >&2
+		tail -n 30 "$work/console-$tag.txt" >&2
 		status=1
 	fi
 	# Each run's log from its slot; then each target against the image.
-	slots=$(grep -c '^ZB-RUN' "$work/console-$mem.txt" || true)
+	: > "$work/logs-$tag"
+	slots=$(grep -c '^ZB-RUN' "$work/console-$tag.txt" || true)
 	i=0
 	while [ $i -lt "$slots" ]; do
-		dd if="$work/res.img" bs=4M skip=$i count=1 status=none | tr -d '\000' >> "$work/logs"
+		dd if="$work/res.img" bs=4M skip=$i count=1 status=none | tr -d '\000' >> "$work/logs-$tag"
 		i=$((i + 1))
 	done
+	: > "$work/verdicts-$tag"
 	n=0
 	while [ $n -lt $nwrites ]; do
 		n=$((n + 1))
 		t=$(printf t%02d $n)
 		if cmp -s "$work/$t.img" "$image"; then v=ok; else v=bad; fi
-		echo "V $mem $n $v" >> "$work/verdicts"
+		echo "V $mem $n $v" >> "$work/verdicts-$tag"
 	done
-	rm -f "$work"/t*.img "$work/scr.img" "$work/rd.img"
+	rm -f "$work"/t*.img "$work/scr.img" "$work/rd.img" "$work/res.img"
+	inputs="$inputs $work/verdicts-$tag $work/logs-$tag"
+}
+
+round=0
+while [ $round -lt "$ROUNDS" ]; do
+	round=$((round + 1))
+	for mem in $MEMS; do
+		boot "$mem" $round
+	done
 done
 
 awk -v image_mib="$IMAGE_MIB" -v rate="$RATE" -v read_rate="$READ_RATE" \
-	-f "$src/testsuite/board/report.awk" "$work/verdicts" "$work/logs" > "$work/report.md"
+	-f "$src/testsuite/board/report.awk" $inputs > "$work/report.md"
 cat "$work/report.md"
 grep -q 'FAIL:' "$work/report.md" && status=1
 say "$( [ $status = 0 ] && echo OK || echo FAILED); logs in $work"
