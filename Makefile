@@ -420,7 +420,8 @@ help:
 # Board test (not part of check): dd on a 64 and a 48 MiB guest writing an
 # image to a disk throttled like an SD card, zerobox against BusyBox and
 # GNU dd; prints the README's tables (scripts/board.sh says what it needs
-# and which variables shorten it, e.g. IMAGE_MIB=32 MEMS=64 for CI).
+# and which variables change it: ROUNDS=3 for the README's medians, or a
+# short run such as MEMS=64 IMAGE_MIB=64 CONTENDERS=zerobox).
 .PHONY: check-board
 check-board: $(BIN)
 	$(Q)$(SHELL) scripts/board.sh '$(BIN)' '$(O)/board'
