@@ -17,9 +17,9 @@
  * child that exits at once.  A canary stuck longer than a tick shows up
  * as the latency of the call in progress, so a stall is never hidden.
  *
- * The sampler and the canary ask the OOM killer to spare them; the
- * command asks to be its first victim.  Everything is preallocated: the
- * sampler itself neither allocates nor writes the page cache of a disk.
+ * The sampler asks the OOM killer to spare it and the command asks to
+ * be its first victim.  The sampler is locked in memory, allocates
+ * nothing once running and writes only its log, which is in RAM.
  */
 #define _GNU_SOURCE
 #include <errno.h>
