@@ -418,3 +418,12 @@ help:
 	@echo '  KCONFIG_ALLCONFIG=FILE  preset symbols for allnoconfig/allyesconfig'
 	@echo '  EMU= TEST_HOST=1  passed to testsuite/runtest by check'
 	@echo '  TESTS="dd unit"   run only these testsuite/NAME.tests (check)'
+
+# Board test (not part of check): dd on a 64 and a 48 MiB guest writing an
+# image to a disk throttled like an SD card, zerobox against BusyBox and
+# GNU dd; prints the README's tables (scripts/board.sh says what it needs
+# and which variables change it: ROUNDS=3 for the README's medians, or a
+# short run such as MEMS=64 IMAGE_MIB=64 CONTENDERS=zerobox).
+.PHONY: check-board
+check-board: $(BIN)
+	$(Q)$(SHELL) scripts/board.sh '$(BIN)' '$(O)/board'

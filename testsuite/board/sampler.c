@@ -1,0 +1,262 @@
+/*
+ * sampler: run one command in the board guest and record, every 100 ms,
+ * what a slow card does to a small machine.
+ *
+ *   sampler LOG DEV COMMAND [ARG...]
+ *
+ * The command runs with its stderr on a pipe that the sampler reads, so
+ * each progress line gets the time it was printed.  Lines appended to
+ * LOG (times in ms since the command started, sizes in KiB):
+ *
+ *   S T MEMAVAILABLE DIRTY WRITEBACK SECTORS_READ SECTORS_WRITTEN CANARY_US
+ *   E T TEXT          one line of the command's stderr (\r ends a line too)
+ *   X T STATUS        the command ended: exit status, or 128+signal
+ *
+ * CANARY_US is the worst latency the canary saw since the last sample:
+ * a second process that every 100 ms reads a small file and forks a
+ * child that exits at once.  A canary stuck longer than a tick shows up
+ * as the latency of the call in progress, so a stall is never hidden.
+ *
+ * The sampler asks the OOM killer to spare it and the command asks to
+ * be its first victim.  The sampler is locked in memory, allocates
+ * nothing once running and writes only its log, which is in RAM.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TICK_MS 100
+#define CANARY_FILE "/canary"
+
+/* Shared with the canary process. */
+struct canary_state {
+	volatile int64_t call_started_us;	/* 0 when not inside a call */
+	volatile int64_t worst_us;		/* since the sampler last read it */
+};
+
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The tick after this one; a sampler that fell behind (a stalled
+ * machine) skips the ticks it missed instead of sampling them at once. */
+static int64_t next_tick_after(int64_t tick)
+{
+	int64_t now = now_us();
+
+	tick += TICK_MS * 1000;
+	return tick > now ? tick : now + TICK_MS * 1000;
+}
+
+static void set_oom_score_adj(const char *value)
+{
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, value, strlen(value)) < 0)
+			perror("sampler: oom_score_adj");
+		close(fd);
+	}
+}
+
+static void canary_once(void)
+{
+	char buf[4096];
+	int fd = open(CANARY_FILE, O_RDONLY);
+	pid_t pid;
+
+	if (fd >= 0) {
+		while (read(fd, buf, sizeof buf) > 0)
+			;
+		close(fd);
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(0);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void canary_loop(struct canary_state *state)
+{
+	for (;;) {
+		int64_t start = now_us(), took;
+
+		state->call_started_us = start;
+		canary_once();
+		took = now_us() - start;
+		state->call_started_us = 0;
+		if (took > state->worst_us)
+			state->worst_us = took;
+		usleep(TICK_MS * 1000);
+	}
+}
+
+/* The worst canary latency since the last call, counting a call still
+ * running as what it has taken so far. */
+static int64_t canary_take_worst(struct canary_state *state)
+{
+	int64_t worst = state->worst_us, started = state->call_started_us;
+
+	state->worst_us = 0;
+	if (started && now_us() - started > worst)
+		worst = now_us() - started;
+	return worst;
+}
+
+static long long meminfo_field(const char *text, const char *name)
+{
+	const char *at = strstr(text, name);
+
+	return at ? strtoll(at + strlen(name), NULL, 10) : -1;
+}
+
+static int read_whole(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+static void sample(FILE *log, int64_t t0, int meminfo_fd, int stat_fd,
+		   struct canary_state *canary)
+{
+	char mem[4096], st[512];
+	unsigned long long f[7] = { 0 };
+
+	read_whole(meminfo_fd, mem, sizeof mem);
+	read_whole(stat_fd, st, sizeof st);
+	sscanf(st, "%llu %llu %llu %llu %llu %llu %llu",
+	       &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6]);
+	fprintf(log, "S %lld %lld %lld %lld %llu %llu %lld\n",
+		(long long)((now_us() - t0) / 1000),
+		meminfo_field(mem, "MemAvailable:"),
+		meminfo_field(mem, "Dirty:"),
+		meminfo_field(mem, "Writeback:"),
+		f[2], f[6], (long long)canary_take_worst(canary));
+}
+
+/* Copies complete lines of the command's stderr to the log, each with
+ * the time it arrived; \r (status=progress) ends a line as \n does. */
+static void log_stderr(FILE *log, int64_t t0, char *line, size_t *used,
+		       const char *data, size_t n, size_t cap)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = data[i];
+
+		if (c == '\r' || c == '\n') {
+			if (*used) {
+				line[*used] = '\0';
+				fprintf(log, "E %lld %s\n",
+					(long long)((now_us() - t0) / 1000), line);
+			}
+			*used = 0;
+		} else if (*used < cap - 1) {
+			line[(*used)++] = c;
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct canary_state *canary;
+	char line[1024], buf[4096];
+	size_t used = 0;
+	int err_pipe[2], meminfo_fd, stat_fd, status, pipe_open = 1;
+	pid_t canary_pid, child;
+	int64_t t0, next_tick;
+	FILE *log;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: sampler LOG DEV COMMAND [ARG...]\n");
+		return 2;
+	}
+	log = fopen(argv[1], "a");
+	snprintf(buf, sizeof buf, "/sys/block/%s/stat", argv[2]);
+	stat_fd = open(buf, O_RDONLY);
+	meminfo_fd = open("/proc/meminfo", O_RDONLY);
+	canary = mmap(NULL, sizeof *canary, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!log || stat_fd < 0 || meminfo_fd < 0 || canary == MAP_FAILED) {
+		perror("sampler");
+		return 2;
+	}
+	setvbuf(log, NULL, _IOLBF, 0);
+	set_oom_score_adj("-1000");
+	mlockall(MCL_CURRENT | MCL_FUTURE);
+
+	canary_pid = fork();
+	if (canary_pid == 0)
+		canary_loop(canary);
+	/* After the canary's fork: only the command may hold the write end. */
+	if (pipe(err_pipe) < 0) {
+		perror("sampler");
+		return 2;
+	}
+
+	t0 = now_us();
+	child = fork();
+	if (child == 0) {
+		munlockall();
+		set_oom_score_adj("1000");
+		dup2(err_pipe[1], 2);
+		close(err_pipe[0]);
+		close(err_pipe[1]);
+		execvp(argv[3], argv + 3);
+		_exit(127);
+	}
+	close(err_pipe[1]);
+
+	next_tick = t0;
+	while (pipe_open) {
+		int64_t wait_ms = (next_tick - now_us()) / 1000;
+		struct pollfd p = { .fd = err_pipe[0], .events = POLLIN };
+
+		if (wait_ms <= 0) {
+			sample(log, t0, meminfo_fd, stat_fd, canary);
+			next_tick = next_tick_after(next_tick);
+			continue;
+		}
+		if (poll(&p, 1, (int)wait_ms) > 0) {
+			ssize_t n = read(err_pipe[0], buf, sizeof buf);
+
+			if (n > 0)
+				log_stderr(log, t0, line, &used, buf, (size_t)n,
+					   sizeof line);
+			else if (n == 0 || errno != EINTR)
+				pipe_open = 0;
+		}
+	}
+	log_stderr(log, t0, line, &used, "\n", 1, sizeof line);
+	/* stderr closed: the command is exiting (or handed stderr on). */
+	while (waitpid(child, &status, WNOHANG) == 0) {
+		if (now_us() >= next_tick) {
+			sample(log, t0, meminfo_fd, stat_fd, canary);
+			next_tick = next_tick_after(next_tick);
+		}
+		usleep(10000);
+	}
+	fprintf(log, "X %lld %d\n", (long long)((now_us() - t0) / 1000),
+		WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	sample(log, t0, meminfo_fd, stat_fd, canary);
+	kill(canary_pid, SIGKILL);
+	waitpid(canary_pid, NULL, 0);
+	return 0;
+}
