@@ -1,11 +1,15 @@
 /*
  * cache.c - iflag=nocache and oflag=nocache (FEATURE_DD_NOCACHE), on
  * libbb's cache_dropper: the footprint of the file being read or written
- * stays at about two windows during the copy, and nothing is left at
- * the end.  On a pipe or a terminal nocache does nothing, as in GNU.
+ * stays at about two windows during the copy, and what dd touched (from
+ * the skip=/seek= offset to where it stopped) is dropped at the end; the
+ * rest of the file keeps its cache.  On a pipe or a terminal nocache
+ * does nothing, as in GNU, except for count=0 (below).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dd.h"
 
@@ -27,6 +31,41 @@ static void report_failure(struct dd_run *run, const char *name)
 	run->exit_status = EXIT_FAILURE;
 }
 
+/*
+ * count=0 with nocache is GNU's documented way to drop a file's cache:
+ * from the offset (down to its page) to the end of the file, whatever
+ * the file is.  A descriptor that can't seek fails ("Illegal seek").
+ */
+static void drop_to_eof(struct dd_run *run, int fd, uint64_t offset,
+			const char *name)
+{
+	uint64_t page = (uint64_t)getpagesize();
+	int err;
+
+	if (lseek(fd, 0, SEEK_CUR) < 0) {
+		report_failure(run, name);
+		return;
+	}
+	err = posix_fadvise(fd, (off_t)(offset - offset % page), 0,
+			    POSIX_FADV_DONTNEED);
+	if (err) {
+		errno = err;
+		report_failure(run, name);
+	}
+}
+
+/* Did dd get to the end of the file?  Then the advice goes to EOF,
+ * which also drops the last, partial page. */
+static bool reached_eof(int fd, mode_t mode, uint64_t offset,
+			bool size_known, uint64_t size)
+{
+	struct stat st;
+
+	if (S_ISREG(mode))
+		return fstat(fd, &st) == 0 && offset >= (uint64_t)st.st_size;
+	return size_known && offset >= size;
+}
+
 void setup_nocache(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -37,13 +76,12 @@ void setup_nocache(struct dd_run *run)
 		&& has_page_cache(run->in_mode);
 	cache_state.output_on = (opt->output_flags & FLAG_NOCACHE)
 		&& has_page_cache(run->out_mode);
-	if (!cache_state.input_on && !cache_state.output_on)
-		return;
 	if (cache_state.input_on)
 		cache_dropper_init(&cache_state.input, run->in_fd, 0, run->in_offset);
 	if (cache_state.output_on)
 		cache_dropper_init(&cache_state.output, run->out_fd, 1, run->out_offset);
-	run->cache = &cache_state;
+	if ((opt->input_flags | opt->output_flags) & FLAG_NOCACHE)
+		run->cache = &cache_state;
 }
 
 void input_consumed(struct dd_run *run)
@@ -66,10 +104,27 @@ void output_written(struct dd_run *run)
 
 void finish_nocache(struct dd_run *run)
 {
-	if (!ENABLE_FEATURE_DD_NOCACHE || !run->cache)
+	const struct dd_options *opt = run->opt;
+	struct dd_cache_state *cs = run->cache;
+
+	if (!ENABLE_FEATURE_DD_NOCACHE || !cs)
 		return;
-	if (run->cache->input_on && cache_dropper_finish(&run->cache->input) != 0)
+	if (opt->max_records == 0 && opt->max_bytes == 0) {
+		if (opt->input_flags & FLAG_NOCACHE)
+			drop_to_eof(run, run->in_fd, run->in_offset, run->in_name);
+		if (opt->output_flags & FLAG_NOCACHE)
+			drop_to_eof(run, run->out_fd, run->out_offset, run->out_name);
+		return;
+	}
+	if (cs->input_on
+	    && cache_dropper_finish(&cs->input, run->in_offset,
+				    reached_eof(run->in_fd, run->in_mode,
+						run->in_offset, run->in_size_known,
+						run->in_size)) != 0)
 		report_failure(run, run->in_name);
-	if (run->cache->output_on && cache_dropper_finish(&run->cache->output) != 0)
+	if (cs->output_on
+	    && cache_dropper_finish(&cs->output, run->out_offset,
+				    reached_eof(run->out_fd, run->out_mode,
+						run->out_offset, false, 0)) != 0)
 		report_failure(run, run->out_name);
 }
