@@ -231,6 +231,11 @@ void parse_operands(struct dd_options *opt, char **argv)
 		opt->bs_given = 1;
 	}
 
+	/* Synchronized input asks for synchronized reads as well, as GNU
+	 * does (O_RSYNC; on Linux the same bits as O_SYNC). */
+	if (opt->input_open_flags & (O_DSYNC | O_SYNC))
+		opt->input_open_flags |= O_RSYNC;
+
 	/* fullblock reshapes reads; it has no meaning for output. */
 	if (opt->output_flags & FLAG_FULLBLOCK)
 		bb_error_msg_and_usage("invalid output flag: 'fullblock'");
