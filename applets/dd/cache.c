@@ -5,6 +5,10 @@
  * the skip=/seek= offset to where it stopped) is dropped at the end; the
  * rest of the file keeps its cache.  On a pipe or a terminal nocache
  * does nothing, as in GNU, except for count=0 (below).
+ *
+ * As in GNU (9.7 and later), a failed posix_fadvise is reported, and
+ * fails dd, only for count=0, whose whole point is the advice; during a
+ * copy the advice is a hint, and a side that fails once is left alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -87,19 +91,15 @@ void setup_nocache(struct dd_run *run)
 void input_consumed(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_NOCACHE && run->cache && run->cache->input_on
-	    && cache_dropper_advance(&run->cache->input, run->in_offset) != 0) {
-		report_failure(run, run->in_name);
+	    && cache_dropper_advance(&run->cache->input, run->in_offset) != 0)
 		run->cache->input_on = false;
-	}
 }
 
 void output_written(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_NOCACHE && run->cache && run->cache->output_on
-	    && cache_dropper_advance(&run->cache->output, run->out_offset) != 0) {
-		report_failure(run, run->out_name);
+	    && cache_dropper_advance(&run->cache->output, run->out_offset) != 0)
 		run->cache->output_on = false;
-	}
 }
 
 void finish_nocache(struct dd_run *run)
@@ -116,15 +116,13 @@ void finish_nocache(struct dd_run *run)
 			drop_to_eof(run, run->out_fd, run->out_offset, run->out_name);
 		return;
 	}
-	if (cs->input_on
-	    && cache_dropper_finish(&cs->input, run->in_offset,
-				    reached_eof(run->in_fd, run->in_mode,
-						run->in_offset, run->in_size_known,
-						run->in_size)) != 0)
-		report_failure(run, run->in_name);
-	if (cs->output_on
-	    && cache_dropper_finish(&cs->output, run->out_offset,
-				    reached_eof(run->out_fd, run->out_mode,
-						run->out_offset, false, 0)) != 0)
-		report_failure(run, run->out_name);
+	if (cs->input_on)
+		cache_dropper_finish(&cs->input, run->in_offset,
+				     reached_eof(run->in_fd, run->in_mode,
+						 run->in_offset, run->in_size_known,
+						 run->in_size));
+	if (cs->output_on)
+		cache_dropper_finish(&cs->output, run->out_offset,
+				     reached_eof(run->out_fd, run->out_mode,
+						 run->out_offset, false, 0));
 }
