@@ -437,7 +437,9 @@ size_t visible_char(char *buf, unsigned char c);
  *   writing: write-behind; writeback of each filled window is started
  *            (sync_file_range WRITE), and the window before it is waited
  *            for and dropped, so dirty pages never pile up.
- * cache_dropper_finish syncs (when writing) and drops the whole file.
+ * Nothing before the offset given to cache_dropper_init is dropped.
+ * cache_dropper_finish syncs (when writing) and drops all the copy
+ * touched: from that offset to end, or to the end of the file (to_eof).
  * Each call returns 0, or -1 with errno when posix_fadvise failed.
  */
 enum { CACHE_WINDOW = 8 << 20 };
@@ -445,13 +447,14 @@ enum { CACHE_WINDOW = 8 << 20 };
 struct cache_dropper {
 	int fd;
 	int writing;
+	uint64_t start;         /* where the copy began */
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
 void cache_dropper_init(struct cache_dropper *cd, int fd, int writing,
 			uint64_t offset);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
-int cache_dropper_finish(struct cache_dropper *cd);
+int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, int to_eof);
 
 /* ---- time (time.c) ------------------------------------------------- */
 

@@ -2,10 +2,13 @@
  * pagecache.c - drop a file's pages from the page cache behind a
  * sequential reader or writer (see struct cache_dropper in libbb.h).
  *
- * Measured on ext4 (../shared/tools/README.md): advising each buffer
- * once while it is still dirty, as GNU dd does, drops nothing; waiting
- * for one window of writeback behind the one just started keeps the
- * footprint at two windows and is faster than a plain copy.
+ * Advising each buffer once while it is still dirty, as GNU dd does,
+ * drops nothing on ext4: dirty pages can't be dropped.  So a writer
+ * starts writeback of each window as it fills, and waits for and drops
+ * the window before it: the footprint stays at about two windows.
+ *
+ * Only what the copy touched is dropped, from the offset it started at:
+ * other programs' cache of the rest of the file is theirs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +26,21 @@ static int drop_range(int fd, uint64_t start, uint64_t len)
 	return 0;
 }
 
+/* Write back [start, start + len) (len 0: to the end of the file) and
+ * wait for it: only clean pages can be dropped. */
+static void write_back(int fd, uint64_t start, uint64_t len)
+{
+	sync_file_range(fd, (off_t)start, (off_t)len,
+			SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+			| SYNC_FILE_RANGE_WAIT_AFTER);
+}
+
 void cache_dropper_init(struct cache_dropper *cd, int fd, int writing,
 			uint64_t offset)
 {
 	cd->fd = fd;
 	cd->writing = writing;
+	cd->start = offset;
 	/* The first window that starts at or after offset; the part of the
 	 * window before it is left to cache_dropper_finish. */
 	cd->next_window = (offset + CACHE_WINDOW - 1) / CACHE_WINDOW * CACHE_WINDOW;
@@ -47,13 +60,11 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 		/* Start writeback of the window just filled... */
 		sync_file_range(cd->fd, (off_t)window, CACHE_WINDOW,
 				SYNC_FILE_RANGE_WRITE);
-		/* ...then wait for the one before it, now clean, and drop it. */
-		if (window >= CACHE_WINDOW) {
+		/* ...then wait for the one before it, now clean, and drop it,
+		 * unless it began before the copy did. */
+		if (window >= cd->start + CACHE_WINDOW) {
 			window -= CACHE_WINDOW;
-			sync_file_range(cd->fd, (off_t)window, CACHE_WINDOW,
-					SYNC_FILE_RANGE_WAIT_BEFORE
-					| SYNC_FILE_RANGE_WRITE
-					| SYNC_FILE_RANGE_WAIT_AFTER);
+			write_back(cd->fd, window, CACHE_WINDOW);
 			if (drop_range(cd->fd, window, CACHE_WINDOW) != 0)
 				return -1;
 		}
@@ -61,11 +72,16 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 	return 0;
 }
 
-int cache_dropper_finish(struct cache_dropper *cd)
+int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, int to_eof)
 {
-	/* Dirty pages can't be dropped: write everything out first. */
+	uint64_t len = 0;
+
+	if (!to_eof) {
+		if (end <= cd->start)
+			return 0;
+		len = end - cd->start;
+	}
 	if (cd->writing)
-		sync_file_range(cd->fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE
-				| SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-	return drop_range(cd->fd, 0, 0);
+		write_back(cd->fd, cd->start, len);
+	return drop_range(cd->fd, cd->start, len);
 }

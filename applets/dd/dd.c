@@ -71,6 +71,7 @@
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
 //usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be
 //usage:products such as 2x8K.
+//usage:If N ends in 'B', it counts bytes not blocks.
 //usage:
 //usage:CONVS: ascii ebcdic ibm block unblock lcase ucase sparse swab sync
 //usage:       excl nocreat notrunc noerror fdatasync fsync

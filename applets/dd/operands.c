@@ -125,6 +125,13 @@ static int more_than_one(unsigned bits)
 	return (bits & (bits - 1)) != 0;
 }
 
+/* GNU 9.1: a count=, skip= or seek= value with a 'B' anywhere in it
+ * ("7B", "1KiB", "2x4B") counts bytes, as the *_bytes flags do. */
+static bool counts_bytes(const char *val)
+{
+	return strchr(val, 'B') != NULL;
+}
+
 /* GNU splits a count given in bytes into whole records plus bytes. */
 static void split_bytes(uint64_t n, uint64_t block, int in_bytes,
 			uint64_t *records, uint64_t *bytes)
@@ -161,6 +168,7 @@ static void check_conflicts(struct dd_options *opt)
 void parse_operands(struct dd_options *opt, char **argv)
 {
 	uint64_t bs = 0, count = MAX_COUNT, skip = 0, seek = 0;
+	bool count_b = false, skip_b = false, seek_b = false;
 
 	memset(opt, 0, sizeof(*opt));
 	opt->ibs = opt->obs = 512;
@@ -191,12 +199,15 @@ void parse_operands(struct dd_options *opt, char **argv)
 			opt->cbs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
 		else if (word_is(arg, len, "count")) {
 			count = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+			count_b = counts_bytes(val);
 			opt->count_given = 1;
-		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek"))
+		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek")) {
 			skip = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-		else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek"))
+			skip_b = counts_bytes(val);
+		} else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek")) {
 			seek = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-		else if (word_is(arg, len, "conv"))
+			seek_b = counts_bytes(val);
+		} else if (word_is(arg, len, "conv"))
 			parse_symbols(val, conv_symbols, "conversion", 0,
 				      &opt->conv, NULL);
 		else if (word_is(arg, len, "iflag"))
@@ -220,19 +231,25 @@ void parse_operands(struct dd_options *opt, char **argv)
 		opt->bs_given = 1;
 	}
 
+	/* Synchronized input asks for synchronized reads as well, as GNU
+	 * does (O_RSYNC; on Linux the same bits as O_SYNC). */
+	if (opt->input_open_flags & (O_DSYNC | O_SYNC))
+		opt->input_open_flags |= O_RSYNC;
+
 	/* fullblock reshapes reads; it has no meaning for output. */
 	if (opt->output_flags & FLAG_FULLBLOCK)
 		bb_error_msg_and_usage("invalid output flag: 'fullblock'");
 
-	split_bytes(skip, opt->ibs, opt->input_flags & FLAG_SKIP_BYTES,
+	split_bytes(skip, opt->ibs, skip_b || (opt->input_flags & FLAG_SKIP_BYTES),
 		    &opt->skip_records, &opt->skip_bytes);
-	split_bytes(seek, opt->obs, opt->output_flags & FLAG_SEEK_BYTES,
+	split_bytes(seek, opt->obs, seek_b || (opt->output_flags & FLAG_SEEK_BYTES),
 		    &opt->seek_records, &opt->seek_bytes);
 	if (count == MAX_COUNT && !opt->count_given) {
 		opt->max_records = UINT64_MAX;
 		opt->max_bytes = 0;
 	} else
-		split_bytes(count, opt->ibs, opt->input_flags & FLAG_COUNT_BYTES,
+		split_bytes(count, opt->ibs,
+			    count_b || (opt->input_flags & FLAG_COUNT_BYTES),
 			    &opt->max_records, &opt->max_bytes);
 
 	check_conflicts(opt);
