@@ -137,7 +137,7 @@ static void take_options(char **argv)
 			bb_print_usage();
 			exit(EXIT_SUCCESS);
 		} else if (abbreviates(arg + 2, "version")) {
-			full_write_str(STDOUT_FILENO, "dd (zerobox)\n");
+			bb_print_version();
 			exit(EXIT_SUCCESS);
 		} else {
 			bb_error_msg_and_usage("unrecognized option '%s'", arg);
