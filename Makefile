@@ -133,6 +133,7 @@ UNIT_BINS := $(UNIT_SRCS:testsuite/unit/%.c=$(O)/unit/%)
 OBJS := $(LIBBB_OBJS) $(APPLET_OBJS)
 
 AUTOCONF := $(O)/include/autoconf.h
+RESOLVED_CONFIG := $(O)/include/config.resolved
 GEN_APPLETS := $(O)/Config.applets.in $(O)/include/applet_tables.h \
 	$(O)/applets.list
 KCONFIG_FILES := Config.in libbb/Config.in $(O)/Config.applets.in
@@ -153,7 +154,8 @@ CFLAGS_ID = $(CC) $(ALL_CFLAGS)
 LDFLAGS_ID = $(CC) $(ALL_LDFLAGS) $(OBJS)
 CONFIG_GOALS := menuconfig oldconfig olddefconfig allnoconfig allyesconfig \
 	alldefconfig savedefconfig $(DEFCONFIGS)
-NOBUILD_GOALS := clean distclean help uninstall checkdefconfig $(CONFIG_GOALS)
+NOBUILD_GOALS := clean distclean help uninstall checkdefconfig check-packaging \
+	$(CONFIG_GOALS)
 
 # A musl compiler from Debian (musl-gcc, or MUSL_TRIPLET-gcc for another
 # architecture) sees musl's headers only.  When the compiler cannot find
@@ -194,7 +196,7 @@ endif
 # ---- build -----------------------------------------------------------
 
 .PHONY: all
-all: $(BIN)
+all: $(BIN) $(RESOLVED_CONFIG)
 
 # The link names the compiler, the C library and the linking in one line
 # (kept in $(O)/toolchain for make sizes).  A binary that is not static
@@ -244,15 +246,15 @@ $(O)/.stamp-autoconf: $(O)/.config $(KCONFIG_FILES) scripts/gen_autoconf.sh
 	@touch $@
 $(AUTOCONF): $(O)/.stamp-autoconf ;
 
-# Every rule that writes .config records the Kconfig symbols it knew of
-# (see scripts/gen_autoconf.sh).
-snapshot = $(SHELL) scripts/gen_autoconf.sh --snapshot $(O)/.config $(KCONFIG_FILES)
+# The configuration as built: every symbol that is on, defaults filled in
+# for what .config does not mention (install and the tests read it).
+$(RESOLVED_CONFIG): $(AUTOCONF)
+	$(Q)sed -n 's/^#define CONFIG_\([A-Za-z0-9_]*\) 1$$/CONFIG_\1=y/p' $< > $@
 
 # No .config yet: start from the full default one.
 $(O)/.config: | $(O)/Config.applets.in
 	$(call msg,CP,config/defconfig -> $@)
 	$(Q)cp config/defconfig $@
-	$(Q)$(snapshot)
 
 # ---- unit tests ------------------------------------------------------
 
@@ -280,11 +282,9 @@ endif
 	savedefconfig checkdefconfig $(DEFCONFIGS)
 menuconfig oldconfig olddefconfig: $(O)/.config $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
-	$(Q)$(snapshot)
 
 allnoconfig allyesconfig alldefconfig: $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
-	$(Q)$(snapshot)
 
 savedefconfig: $(O)/.config $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@ '$(abspath $(O))/defconfig'
@@ -294,7 +294,6 @@ savedefconfig: $(O)/.config $(O)/Config.applets.in
 $(DEFCONFIGS): %: config/% | $(O)/Config.applets.in
 	$(call msg,CP,$< -> $(O)/.config)
 	$(Q)cp $< $(O)/.config
-	$(Q)$(snapshot)
 
 checkdefconfig: $(O)/Config.applets.in
 	$(Q)srctree='$(CURDIR)' $(SHELL) scripts/checkdefconfig.sh '$(abspath $(O))'
@@ -304,29 +303,36 @@ checkdefconfig: $(O)/Config.applets.in
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 
 .PHONY: install install-strip uninstall
-install: $(BIN) $(O)/applets.list $(O)/.config
+install: $(BIN) $(O)/applets.list $(RESOLVED_CONFIG)
 	$(Q)FORCE='$(FORCE)' $(SHELL) scripts/install.sh install '$(BIN)' '$(BINDIR)' '$(LINKS)' \
-		$(O)/applets.list $(O)/.config
+		$(O)/applets.list $(RESOLVED_CONFIG)
 
 # The same, with the installed copy stripped (the build's stays as it is).
-install-strip: $(BIN) $(O)/applets.list $(O)/.config
+install-strip: $(BIN) $(O)/applets.list $(RESOLVED_CONFIG)
 	$(Q)FORCE='$(FORCE)' INSTALL_STRIP='$(STRIP)' $(SHELL) scripts/install.sh install '$(BIN)' \
-		'$(BINDIR)' '$(LINKS)' $(O)/applets.list $(O)/.config
+		'$(BINDIR)' '$(LINKS)' $(O)/applets.list $(RESOLVED_CONFIG)
 
-uninstall: $(O)/applets.list $(O)/.config
+uninstall: $(O)/applets.list $(RESOLVED_CONFIG)
 	$(Q)$(SHELL) scripts/install.sh uninstall '$(BIN)' '$(BINDIR)' '$(LINKS)' \
-		$(O)/applets.list $(O)/.config
+		$(O)/applets.list $(RESOLVED_CONFIG)
 
 # ---- checks and reports ----------------------------------------------
 
 .PHONY: check sizes bench
-check: $(BIN) unit $(O)/applets.list
+check: $(BIN) unit $(O)/applets.list $(RESOLVED_CONFIG)
 	@if [ ! -f testsuite/runtest ]; then \
 		echo "testsuite/runtest not found" >&2; exit 1; fi
-	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(O))/.config' \
+	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(RESOLVED_CONFIG))' \
 		ZB_APPLETS_LIST='$(abspath $(O))/applets.list' \
 		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
 		TEST_HOST='$(TEST_HOST)' $(SHELL) testsuite/runtest $(TESTS)
+
+# Packaging checks in a scratch copy of the tree (scripts/check_packaging.sh
+# lists them): a new applet is one file, defaults for a short .config,
+# Kconfig help, install staging and FORCE=, the toolchain line.
+.PHONY: check-packaging
+check-packaging:
+	$(Q)srctree='$(CURDIR)' MAKE='$(MAKE)' $(SHELL) scripts/check_packaging.sh
 
 # Boot test (not part of check): zerobox in an initramfs under qemu,
 # flashing a virtio disk (scripts/initramfs.sh says what it needs).
@@ -432,7 +438,7 @@ clean:
 	$(Q)rm -rf $(addprefix $(O)/,$(CLEAN_FILES)) $(BIN)
 
 distclean: clean
-	$(Q)rm -f $(O)/.config $(O)/.config.old $(O)/.config.symbols
+	$(Q)rm -f $(O)/.config $(O)/.config.old
 	@rmdir $(O) 2>/dev/null || true
 
 # ---- help ------------------------------------------------------------
@@ -443,6 +449,8 @@ help:
 	@echo '  all (default)   build $(BIN) (from $(O)/.config; config/defconfig if none)'
 	@echo '  unit            build the libbb unit tests into $(O)/unit/'
 	@echo '  check           build, then run testsuite/runtest'
+	@echo '  check-packaging a new applet is one file, .config defaults, install'
+	@echo '                  staging, the toolchain line (in a scratch copy)'
 	@echo '  check-initramfs boot zerobox in an initramfs under qemu (slow)'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh'
