@@ -29,6 +29,7 @@
 #define ZEROBOX_LIBBB_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -102,6 +103,10 @@ ssize_t bb_write_stderr(const void *buf, size_t len);
 int bb_exit_status(int status);
 /* Set by the multicall entry before the applet runs. */
 extern const char *applet_usage;
+
+/* Is every one of the len bytes at buf zero?  At memory speed with any C
+ * library (zero.c). */
+bool bb_is_all_zero(const void *buf, size_t len);
 
 /* ---- memory and files (xfuncs.c) ----------------------------------- */
 
