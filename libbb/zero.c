@@ -20,14 +20,15 @@ typedef uint64_t zero_vec __attribute__((vector_size(16)));
 
 enum { VEC = sizeof(zero_vec), STEP = 16 * VEC };
 
-/* A fixed-size copy is how C reads bytes as another type; it compiles to
- * one (aligned) vector load. */
-static zero_vec load_vec(const unsigned char *p)
+/* acc |= the vector at p.  A fixed-size copy is how C reads bytes as
+ * another type; it compiles to one (aligned) vector load.  (Through
+ * pointers: a vector passed by value has no fixed ABI on every target.) */
+static void or_vec(zero_vec *acc, const unsigned char *p)
 {
 	zero_vec v;
 
 	memcpy(&v, p, sizeof(v));
-	return v;
+	*acc |= v;
 }
 
 bool bb_is_all_zero(const void *buf, size_t len)
@@ -43,10 +44,10 @@ bool bb_is_all_zero(const void *buf, size_t len)
 		zero_vec a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
 
 		for (size_t i = 0; i < STEP; i += 4 * VEC) {
-			a |= load_vec(p + i);
-			b |= load_vec(p + i + VEC);
-			c |= load_vec(p + i + 2 * VEC);
-			d |= load_vec(p + i + 3 * VEC);
+			or_vec(&a, p + i);
+			or_vec(&b, p + i + VEC);
+			or_vec(&c, p + i + 2 * VEC);
+			or_vec(&d, p + i + 3 * VEC);
 		}
 		a |= b | c | d;
 		if (a[0] | a[1])
