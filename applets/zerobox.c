@@ -19,7 +19,7 @@
  *
  * Exit status: the applet's, 127 for an unknown applet, 1 for a failed
  * --install or write.  A diagnostic that could not be written to stderr
- * turns a success into a failure (bb_exit_status), here at exit.
+ * turns a success into a failure (bb_exit_status).
  */
 #include <errno.h>
 #include <limits.h>
@@ -205,22 +205,22 @@ static const struct applet *find_applet_by_path(const char *path)
 	return find_applet(name ? name + 1 : path);
 }
 
-/* A diagnostic lost on a closed or full stderr fails the run, whichever
- * way the applet ends (GNU's close_stdout does this at exit too). */
-static void fail_on_lost_stderr(void)
-{
-	int status = bb_exit_status(EXIT_SUCCESS);
+static int run_zerobox(int argc, char **argv);
 
-	if (status != EXIT_SUCCESS)
-		_exit(status);
+/* A diagnostic lost on a closed or full stderr fails the run (GNU's
+ * close_stdout checks stderr at exit).  Checked on the way out of main,
+ * not with atexit, which would link musl's malloc: the only exit(0)
+ * calls are after --help and --version, which write nothing to stderr. */
+int main(int argc, char **argv)
+{
+	return bb_exit_status(run_zerobox(argc, argv));
 }
 
-int main(int argc, char **argv)
+static int run_zerobox(int argc, char **argv)
 {
 	const struct applet *a;
 
 	applet_name = "zerobox";
-	atexit(fail_on_lost_stderr);
 	if (argc > 0) {
 		const char *name = strrchr(argv[0], '/');
 
