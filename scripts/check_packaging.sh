@@ -11,7 +11,9 @@
 #   - make install without DESTDIR/PREFIX stages into O/_install, and
 #     never replaces a file that is not zerobox unless FORCE=1;
 #   - the link names compiler, libc and linking; a glibc build says so;
-#   - the missing-front-end hint names both front-ends.
+#   - the missing-front-end hint names both front-ends;
+#   - make sizes says when a binary is not static musl;
+#   - check-initramfs lists its packages and refuses a dynamic shell.
 #
 # Prints "PASS: name" or "FAIL: name" per check and ends with
 # "N passed, M failed".  Environment: srctree, MAKE.
@@ -148,6 +150,30 @@ glibc_said() {
 		grep -q 'not static musl: .*glibc, dynamic' "$tmp/g"
 }
 check "a glibc build says so even with make -s" glibc_said
+
+sizes_note() {
+	mkdir -p s && : > s/.config && : > s/applets.list &&
+	cp b/Config.applets.in b/zerobox s/ &&
+	echo 'gcc (gcc 12.2.0 for x86_64-linux-gnu), glibc, static' > s/toolchain &&
+	srctree=$PWD sh scripts/sizes.sh s/zerobox s > "$tmp/s1" 2>&1 &&
+	grep -q 'not static musl' "$tmp/s1" &&
+	echo 'musl-gcc (gcc 12.2.0 for x86_64-linux-gnu), musl, static' > s/toolchain &&
+	srctree=$PWD sh scripts/sizes.sh s/zerobox s > "$tmp/s2" 2>&1 &&
+	! grep -q 'not static musl' "$tmp/s2"
+}
+check "make sizes says when the binary is not static musl" sizes_note
+
+# ---- check-initramfs --------------------------------------------------
+initramfs_hint() {
+	! BUSYBOX=/bin/sh KERNEL=${KERNEL:-} sh scripts/initramfs.sh b/zerobox "$tmp/ir" \
+		> "$tmp/ir.log" 2>&1 || return 1
+	if grep -q 'missing:' "$tmp/ir.log"; then
+		grep -q 'busybox-static.*cpio\|cpio.*busybox-static' "$tmp/ir.log"
+	else
+		grep -q 'dynamically linked' "$tmp/ir.log"
+	fi
+}
+check "check-initramfs names every package, and refuses a dynamic shell" initramfs_hint
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
