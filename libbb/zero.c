@@ -18,7 +18,10 @@
 
 typedef uint64_t zero_vec __attribute__((vector_size(16)));
 
-enum { VEC = sizeof(zero_vec), STEP = 16 * VEC };
+/* 16 bytes a vector (the type's size); 256 bytes a step. */
+#define VEC ((size_t)16)
+#define STEP (16 * VEC)
+_Static_assert(sizeof(zero_vec) == VEC, "a vector is 16 bytes");
 
 /* acc |= the vector at p.  A fixed-size copy is how C reads bytes as
  * another type; it compiles to one (aligned) vector load.  (Through
