@@ -6,7 +6,12 @@ O ?= build
 # are the same build): relative inside the source tree, absolute outside.
 override O := $(patsubst $(CURDIR)/%,%,$(abspath $(O)))
 .DEFAULT_GOAL := all
-PREFIX ?= /usr/local
+# make install with neither DESTDIR= nor PREFIX= fills a staging directory,
+# $(O)/_install (as BusyBox's _install), never the running system.
+ifeq ($(origin PREFIX)$(origin DESTDIR),undefinedundefined)
+  PREFIX :=
+  DESTDIR = $(O)/_install
+endif
 LINKS ?= sym
 STATIC ?= 1
 
@@ -28,8 +33,33 @@ MAKEFLAGS += -r --no-print-directory
 
 # ---- toolchain -------------------------------------------------------
 
+# CROSS=ARCH (a Debian architecture name: armhf, arm64, s390x, i386, ...)
+# builds with Debian's multiarch musl for ARCH:
+#   dpkg --add-architecture ARCH && apt-get update
+#   apt-get install --no-install-recommends musl-dev:ARCH linux-libc-dev-ARCH-cross
+# musl-dev:ARCH brings the cross gcc and /usr/bin/MUSL_TRIPLET-gcc, a
+# wrapper that runs it with musl's specs; the kernel headers come from
+# the -cross package (or linux-libc-dev:ARCH).  scripts/toolchain.sh has
+# the architecture table.
+ifneq ($(CROSS),)
+  CROSS_TRIPLETS := $(shell $(SHELL) scripts/toolchain.sh triplets '$(CROSS)')
+  ifeq ($(CROSS_TRIPLETS),)
+    $(error CROSS=$(CROSS): unknown architecture (scripts/toolchain.sh lists them))
+  endif
+  CROSS_GNU := $(word 1,$(CROSS_TRIPLETS))
+  CROSS_MUSL := $(word 2,$(CROSS_TRIPLETS))
+  ifeq ($(wildcard /usr/lib/$(CROSS_MUSL)/musl-gcc.specs),)
+    $(error CROSS=$(CROSS): no musl for $(CROSS): dpkg --add-architecture $(CROSS) && apt-get update && apt-get install --no-install-recommends musl-dev:$(CROSS) linux-libc-dev-$(CROSS)-cross)
+  endif
+  ifeq ($(origin CC),default)
+    CC := $(CROSS_MUSL)-gcc
+  endif
+  STRIP ?= $(CROSS_GNU)-strip
+endif
+
 # musl-gcc when present (static musl binaries are the smallest), unless
-# CC= or CROSS_COMPILE= says otherwise.
+# CC=, CROSS= or CROSS_COMPILE= says otherwise.  The build names the
+# compiler and C library it used (scripts/toolchain.sh describe).
 ifeq ($(origin CC),default)
   ifneq ($(CROSS_COMPILE),)
     CC := $(CROSS_COMPILE)gcc
@@ -39,7 +69,19 @@ ifeq ($(origin CC),default)
     CC := cc
   endif
 endif
-STRIP ?= $(CROSS_COMPILE)strip
+# CROSS_COMPILE=arm-linux-musleabihf- with Debian's wrapper has a gcc but
+# no binutils of that name: strip with the ones of the gcc it runs.
+ifeq ($(origin STRIP),undefined)
+  ifneq ($(CROSS_COMPILE),)
+    ifneq ($(shell command -v $(CROSS_COMPILE)strip 2>/dev/null),)
+      STRIP := $(CROSS_COMPILE)strip
+    else
+      STRIP := $(shell $(CC) -dumpmachine 2>/dev/null)-strip
+    endif
+  else
+    STRIP := strip
+  endif
+endif
 
 # Size first.  -ffunction-sections/-fdata-sections with --gc-sections drop
 # every function and table that no enabled applet reaches, so all sources
@@ -60,14 +102,6 @@ ifneq ($(STATIC),0)
   # space), which also makes size costs jump in page steps.
   ZB_CFLAGS += -fno-pie
   ZB_LDFLAGS += -static -Wl,-z,norelro -Wl,-z,common-page-size=64
-endif
-
-# Debian's musl-gcc sees musl's headers only.  Give it the kernel's UAPI
-# headers (linux/, asm/, asm-generic/ from linux-libc-dev), which do not
-# depend on the C library, and nothing else from /usr/include.
-ifeq ($(notdir $(CC)),musl-gcc)
-  KERNEL_INCLUDE := $(O)/kernel-include
-  ZB_CFLAGS += -idirafter $(KERNEL_INCLUDE)
 endif
 
 ALL_CFLAGS = $(ZB_CFLAGS) -I$(O)/include -Ilibbb $(CFLAGS) $(EXTRA_CFLAGS)
@@ -99,6 +133,7 @@ UNIT_BINS := $(UNIT_SRCS:testsuite/unit/%.c=$(O)/unit/%)
 OBJS := $(LIBBB_OBJS) $(APPLET_OBJS)
 
 AUTOCONF := $(O)/include/autoconf.h
+RESOLVED_CONFIG := $(O)/include/config.resolved
 GEN_APPLETS := $(O)/Config.applets.in $(O)/include/applet_tables.h \
 	$(O)/applets.list
 KCONFIG_FILES := Config.in libbb/Config.in $(O)/Config.applets.in
@@ -106,7 +141,7 @@ DEFCONFIGS := $(notdir $(wildcard config/*defconfig))
 
 # Everything 'make clean' removes from $(O) (it keeps .config*).
 CLEAN_FILES := libbb applets testsuite include unit sizes checkdefconfig \
-	initramfs \
+	initramfs toolchain _install \
 	kernel-include \
 	Config.applets.in applets.list defconfig zerobox \
 	.stamp-applets .stamp-autoconf .cflags .ldflags
@@ -119,7 +154,22 @@ CFLAGS_ID = $(CC) $(ALL_CFLAGS)
 LDFLAGS_ID = $(CC) $(ALL_LDFLAGS) $(OBJS)
 CONFIG_GOALS := menuconfig oldconfig olddefconfig allnoconfig allyesconfig \
 	alldefconfig savedefconfig $(DEFCONFIGS)
-NOBUILD_GOALS := clean distclean help uninstall checkdefconfig $(CONFIG_GOALS)
+NOBUILD_GOALS := clean distclean help uninstall checkdefconfig check-packaging \
+	$(CONFIG_GOALS)
+
+# A musl compiler from Debian (musl-gcc, or MUSL_TRIPLET-gcc for another
+# architecture) sees musl's headers only.  When the compiler cannot find
+# <linux/fs.h>, give it the kernel's UAPI headers of its own architecture
+# (linux/, asm/, asm-generic/, which do not depend on the C library) after
+# musl's, and nothing else.  Toolchains with a sysroot (Buildroot,
+# OpenWrt) have their own and get nothing.
+ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+  ifneq ($(shell printf '\043include <linux/fs.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || echo missing),)
+    KERNEL_INCLUDE := $(O)/kernel-include
+    ZB_CFLAGS += -idirafter $(KERNEL_INCLUDE)
+  endif
+endif
+
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   $(shell mkdir -p $(O))
   ifneq ($(file <$(O)/.cflags),$(CFLAGS_ID))
@@ -146,11 +196,17 @@ endif
 # ---- build -----------------------------------------------------------
 
 .PHONY: all
-all: $(BIN)
+all: $(BIN) $(RESOLVED_CONFIG)
 
+# The link names the compiler, the C library and the linking in one line
+# (kept in $(O)/toolchain for make sizes).  A binary that is not static
+# musl is never a silent surprise: make -s still says so.
 $(BIN): $(OBJS) $(O)/.ldflags
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(Q)$(SHELL) scripts/toolchain.sh describe '$(CC)' '$(STATIC)' > $(O)/toolchain
+	$(if $(msg),@echo "  zerobox: $$(cat $(O)/toolchain)",@grep -q ', musl, static$$' $(O)/toolchain || \
+		echo "zerobox: not static musl: $$(cat $(O)/toolchain)")
 
 $(O)/%.o: %.c $(AUTOCONF) $(O)/.cflags | $(KERNEL_INCLUDE)
 	$(call msg,CC,$<)
@@ -159,16 +215,18 @@ $(O)/%.o: %.c $(AUTOCONF) $(O)/.cflags | $(KERNEL_INCLUDE)
 
 $(O)/applets/zerobox.o: $(O)/include/applet_tables.h
 
+# Asked every build (git describe moves with each commit); the file is
+# rewritten only when the version changes, and then only version.o is
+# rebuilt.
+VERSION_H := $(O)/include/version.h
+$(O)/libbb/version.o: $(VERSION_H)
+.PHONY: version-check
+$(VERSION_H): version-check
+	@mkdir -p $(@D)
+	$(Q)srctree='$(CURDIR)' $(SHELL) scripts/gen_version.sh $@
+
 $(KERNEL_INCLUDE):
-	@mkdir -p $@
-	$(Q)ln -sfn /usr/include/linux $@/linux
-	$(Q)ln -sfn /usr/include/asm-generic $@/asm-generic
-	$(Q)m=$$($(CC) -print-multiarch 2>/dev/null); \
-	if [ -n "$$m" ] && [ -d "/usr/include/$$m/asm" ]; then \
-		ln -sfn "/usr/include/$$m/asm" $@/asm; \
-	else \
-		ln -sfn /usr/include/asm $@/asm; \
-	fi
+	$(Q)$(SHELL) scripts/toolchain.sh kernel-include '$@' '$(CC)'
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
@@ -188,15 +246,15 @@ $(O)/.stamp-autoconf: $(O)/.config $(KCONFIG_FILES) scripts/gen_autoconf.sh
 	@touch $@
 $(AUTOCONF): $(O)/.stamp-autoconf ;
 
-# Every rule that writes .config records the Kconfig symbols it knew of
-# (see scripts/gen_autoconf.sh).
-snapshot = $(SHELL) scripts/gen_autoconf.sh --snapshot $(O)/.config $(KCONFIG_FILES)
+# The configuration as built: every symbol that is on, defaults filled in
+# for what .config does not mention (install and the tests read it).
+$(RESOLVED_CONFIG): $(AUTOCONF)
+	$(Q)sed -n 's/^#define CONFIG_\([A-Za-z0-9_]*\) 1$$/CONFIG_\1=y/p' $< > $@
 
 # No .config yet: start from the full default one.
 $(O)/.config: | $(O)/Config.applets.in
 	$(call msg,CP,config/defconfig -> $@)
 	$(Q)cp config/defconfig $@
-	$(Q)$(snapshot)
 
 # ---- unit tests ------------------------------------------------------
 
@@ -224,11 +282,9 @@ endif
 	savedefconfig checkdefconfig $(DEFCONFIGS)
 menuconfig oldconfig olddefconfig: $(O)/.config $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
-	$(Q)$(snapshot)
 
 allnoconfig allyesconfig alldefconfig: $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@
-	$(Q)$(snapshot)
 
 savedefconfig: $(O)/.config $(O)/Config.applets.in
 	$(Q)$(KCONFIG_ENV) $(SHELL) scripts/kconfig.sh $@ '$(abspath $(O))/defconfig'
@@ -238,7 +294,6 @@ savedefconfig: $(O)/.config $(O)/Config.applets.in
 $(DEFCONFIGS): %: config/% | $(O)/Config.applets.in
 	$(call msg,CP,$< -> $(O)/.config)
 	$(Q)cp $< $(O)/.config
-	$(Q)$(snapshot)
 
 checkdefconfig: $(O)/Config.applets.in
 	$(Q)srctree='$(CURDIR)' $(SHELL) scripts/checkdefconfig.sh '$(abspath $(O))'
@@ -248,29 +303,37 @@ checkdefconfig: $(O)/Config.applets.in
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 
 .PHONY: install install-strip uninstall
-install: $(BIN) $(O)/applets.list $(O)/.config
-	$(Q)$(SHELL) scripts/install.sh install '$(BIN)' '$(BINDIR)' '$(LINKS)' \
-		$(O)/applets.list $(O)/.config
+install: $(BIN) $(O)/applets.list $(RESOLVED_CONFIG)
+	$(Q)FORCE='$(FORCE)' $(SHELL) scripts/install.sh install '$(BIN)' '$(BINDIR)' '$(LINKS)' \
+		$(O)/applets.list $(RESOLVED_CONFIG)
 
 # The same, with the installed copy stripped (the build's stays as it is).
-install-strip: $(BIN) $(O)/applets.list $(O)/.config
-	$(Q)INSTALL_STRIP='$(STRIP)' $(SHELL) scripts/install.sh install '$(BIN)' \
-		'$(BINDIR)' '$(LINKS)' $(O)/applets.list $(O)/.config
+install-strip: $(BIN) $(O)/applets.list $(RESOLVED_CONFIG)
+	$(Q)FORCE='$(FORCE)' INSTALL_STRIP='$(STRIP)' $(SHELL) scripts/install.sh install '$(BIN)' \
+		'$(BINDIR)' '$(LINKS)' $(O)/applets.list $(RESOLVED_CONFIG)
 
-uninstall: $(O)/applets.list $(O)/.config
+uninstall: $(O)/applets.list $(RESOLVED_CONFIG)
 	$(Q)$(SHELL) scripts/install.sh uninstall '$(BIN)' '$(BINDIR)' '$(LINKS)' \
-		$(O)/applets.list $(O)/.config
+		$(O)/applets.list $(RESOLVED_CONFIG)
 
 # ---- checks and reports ----------------------------------------------
 
 .PHONY: check sizes bench
-check: $(BIN) unit
+check: $(BIN) unit $(O)/applets.list $(RESOLVED_CONFIG)
 	@if [ ! -f testsuite/runtest ]; then \
 		echo "testsuite/runtest not found" >&2; exit 1; fi
 	$(Q)NM='$(CROSS_COMPILE)nm' $(SHELL) scripts/layers.sh $(APPLET_OBJS) $(LIBBB_OBJS)
-	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(O))/.config' \
+	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(RESOLVED_CONFIG))' \
+		ZB_APPLETS_LIST='$(abspath $(O))/applets.list' \
 		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
 		TEST_HOST='$(TEST_HOST)' $(SHELL) testsuite/runtest $(TESTS)
+
+# Packaging checks in a scratch copy of the tree (scripts/check_packaging.sh
+# lists them): a new applet is one file, defaults for a short .config,
+# Kconfig help, install staging and FORCE=, the toolchain line.
+.PHONY: check-packaging
+check-packaging:
+	$(Q)srctree='$(CURDIR)' MAKE='$(MAKE)' $(SHELL) scripts/check_packaging.sh
 
 # Boot test (not part of check): zerobox in an initramfs under qemu,
 # flashing a virtio disk (scripts/initramfs.sh says what it needs).
@@ -353,10 +416,11 @@ $(O)/unit/test_fuzz_%: testsuite/fuzz/fuzz_%.c testsuite/fuzz/replay.c \
 		$(ALL_LDFLAGS) -Wl,--wrap=exit -o $@ $< testsuite/fuzz/replay.c \
 		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS)) $(LDLIBS)
 
-# make check-cross [ARCHS="armhf aarch64"] [TESTS=...]: cross-build each
-# architecture into build-cross/ARCH and run the suite under qemu-user;
-# make sizes-cross: only build, and print the stripped size of each.
-ARCHS ?= armhf aarch64 riscv64 mipsel mips
+# make check-cross [ARCHS="armhf s390x"] [TESTS=...]: build the static musl
+# binary of each architecture (make CROSS=ARCH) into build-cross/ARCH and
+# run the suite under qemu-user; make sizes-cross: only build, and print
+# the stripped size of each.
+ARCHS ?= armhf arm64 s390x i386
 check-cross sizes-cross:
 	$(Q)ARCHS='$(ARCHS)' TESTS='$(TESTS)' MAKE='$(MAKE)' \
 		$(SHELL) scripts/cross.sh $(if $(filter sizes-cross,$@),--sizes-only)
@@ -376,7 +440,7 @@ clean:
 	$(Q)rm -rf $(addprefix $(O)/,$(CLEAN_FILES)) $(BIN)
 
 distclean: clean
-	$(Q)rm -f $(O)/.config $(O)/.config.old $(O)/.config.symbols
+	$(Q)rm -f $(O)/.config $(O)/.config.old
 	@rmdir $(O) 2>/dev/null || true
 
 # ---- help ------------------------------------------------------------
@@ -387,16 +451,19 @@ help:
 	@echo '  all (default)   build $(BIN) (from $(O)/.config; config/defconfig if none)'
 	@echo '  unit            build the libbb unit tests into $(O)/unit/'
 	@echo '  check           build, then run testsuite/runtest'
+	@echo '  check-packaging a new applet is one file, .config defaults, install'
+	@echo '                  staging, the toolchain line (in a scratch copy)'
 	@echo '  check-initramfs boot zerobox in an initramfs under qemu (slow)'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
-	@echo '  check-cross     cross-build and test under qemu-user, per ARCHS='
-	@echo '                  ("armhf aarch64 riscv64 mipsel mips"); TESTS= as for check'
+	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
+	@echo '                  ("$(ARCHS)"); TESTS= as for check'
 	@echo '  sizes-cross     cross-build ARCHS= only; print each stripped size'
 	@echo '  analyze         cppcheck and clang-tidy over libbb/ and applets/'
-	@echo '  install         binary and applet links into $$(DESTDIR)$$(PREFIX)/bin'
+	@echo '  install         binary and applet links into $$(DESTDIR)$$(PREFIX)/bin;'
+	@echo '                  $(O)/_install/bin unless DESTDIR= or PREFIX= is given'
 	@echo '  install-strip   the same, with the installed binary stripped'
 	@echo '  uninstall       remove what install put there'
 	@echo '  clean           remove the build products (keeps $(O)/.config)'
@@ -410,10 +477,13 @@ help:
 	@echo 'Variables:'
 	@echo '  O=DIR           build directory (default build; binary ./zerobox,'
 	@echo '                  else DIR/zerobox)'
+	@echo '  CROSS=ARCH      Debian multiarch musl for ARCH (armhf, arm64, s390x, i386,'
+	@echo '                  ...): apt-get install musl-dev:ARCH linux-libc-dev-ARCH-cross'
 	@echo '  CC= CROSS_COMPILE= STRIP= CFLAGS= LDFLAGS= EXTRA_CFLAGS= EXTRA_LDFLAGS='
 	@echo '  STATIC=0        link dynamically (e.g. for sanitizer builds)'
 	@echo '  V=1             show the commands'
-	@echo '  DESTDIR= PREFIX=  install root and prefix (default /usr/local)'
+	@echo '  DESTDIR= PREFIX=  install root and prefix (default: DESTDIR=$(O)/_install)'
+	@echo '  FORCE=1         let install replace files that are not zerobox links'
 	@echo '  LINKS=hard      hard links instead of symlinks for install'
 	@echo '  KCONFIG_ALLCONFIG=FILE  preset symbols for allnoconfig/allyesconfig'
 	@echo '  EMU= TEST_HOST=1  passed to testsuite/runtest by check'

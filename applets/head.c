@@ -14,6 +14,10 @@
 //config:	bool "-c -N and -n -N (all but the last N bytes or lines)"
 //config:	default y
 //config:	depends on HEAD
+//config:	help
+//config:	  head -c -N and -n -N print all but the last N bytes or
+//config:	  lines, holding N of them back.  Without this, a negative N
+//config:	  is refused.
 
 //applet:head head_main HEAD
 

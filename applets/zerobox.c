@@ -3,17 +3,23 @@
  *
  * Runs the applet named by the base name of argv[0] (a link such as
  * /bin/dd), or, when that name starts with "zerobox", the one named by the
- * first argument (zerobox dd if=...).  The applet table, its prototypes
- * and usage texts are generated from each applet's own annotations into
+ * base name of the first argument (zerobox dd if=..., zerobox /bin/dd
+ * if=..., as BusyBox does).  The applet table, its prototypes and usage
+ * texts are generated from each applet's own annotations into
  * applet_tables.h (scripts/gen_applets.sh).
  *
+ *   zerobox                        short help (exit 0, as busybox)
+ *   zerobox --help [APPLET]        the same, or APPLET's usage text
+ *   zerobox --version              "zerobox X.Y.Z"
  *   zerobox --list                 enabled applets, one per line
- *   zerobox --install [-s] DIR     a hard link (-s: symlink) per applet
- *   zerobox [--help]               usage and applet list
- *   APPLET --help                  the applet's usage text
+ *   zerobox --list-full            the same with the install directory
+ *   zerobox --install [-s] [DIR]   a hard link (-s: symlink) per applet,
+ *                                  in DIR or next to the binary
+ *   APPLET --help, APPLET --version
  *
  * Exit status: the applet's, 127 for an unknown applet, 1 for a failed
- * --install or write.
+ * --install or write.  A diagnostic that could not be written to stderr
+ * turns a success into a failure (bb_exit_status).
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,6 +39,10 @@ struct applet {
 #include "applet_tables.h"
 
 enum { EXIT_NOT_FOUND = 127 };
+
+/* Where make install and zerobox --install put the links, relative to the
+ * prefix (shown by --list-full). */
+#define APPLET_DIR "bin/"
 
 static const struct applet *find_applet(const char *name)
 {
@@ -62,6 +72,10 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 		bb_print_usage();
 		return EXIT_SUCCESS;
 	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		bb_print_version();
+		return EXIT_SUCCESS;
+	}
 	return a->main(argc, argv);
 }
 
@@ -82,9 +96,10 @@ static void out(const char *s)
 	}
 }
 
-static int list_applets(void)
+static int list_applets(const char *dir)
 {
 	for (const struct applet *a = applets; a->name; a++) {
+		out(dir);
 		out(a->name);
 		out("\n");
 	}
@@ -99,9 +114,13 @@ static int help(void)
 	    "Usage: zerobox APPLET [ARG]...\n"
 	    "   or: APPLET [ARG]...            through a link named APPLET\n"
 	    "   or: APPLET --help              the applet's usage\n"
-	    "   or: zerobox --list             the applets, one per line\n"
-	    "   or: zerobox --install [-s] DIR a hard link (-s: symbolic) per\n"
-	    "                                  applet in DIR\n"
+	    "   or: zerobox --help APPLET      the same\n"
+	    "   or: zerobox --version          the version\n"
+	    "   or: zerobox --list[-full]      the applets, one per line\n"
+	    "                                  (-full: with their directory)\n"
+	    "   or: zerobox --install [-s] [DIR]  a hard link (-s: symbolic)\n"
+	    "                                  per applet in DIR (default: the\n"
+	    "                                  binary's own directory)\n"
 	    "\nApplets:\n");
 	/* "  a, b, c", wrapped before column 78. */
 	for (const struct applet *a = applets; a->name; a++) {
@@ -122,10 +141,11 @@ static int help(void)
 	return write_failed;
 }
 
-/* zerobox --install [-s] DIR */
+/* zerobox --install [-s] [DIR] */
 static int install_links(char **argv)
 {
 	char self[PATH_MAX], path[PATH_MAX];
+	const char *dir;
 	int symbolic = 0, status = EXIT_SUCCESS;
 	ssize_t n;
 
@@ -133,8 +153,8 @@ static int install_links(char **argv)
 		symbolic = 1;
 		argv++;
 	}
-	if (!argv[0] || argv[1]) {
-		bb_error_msg("usage: zerobox --install [-s] DIR");
+	if (argv[0] && argv[1]) {
+		bb_error_msg("usage: zerobox --install [-s] [DIR]");
 		return EXIT_FAILURE;
 	}
 	/* The links lead to the real file, not to the /proc magic link
@@ -145,11 +165,25 @@ static int install_links(char **argv)
 		return EXIT_FAILURE;
 	}
 	self[n] = '\0';
+	dir = argv[0];
+	if (!dir) {
+		/* Next to the binary, as busybox --install does. */
+		static char own_dir[PATH_MAX];
+		char *slash;
+
+		memcpy(own_dir, self, (size_t)n + 1);
+		slash = strrchr(own_dir, '/');
+		if (slash == own_dir)
+			slash++;
+		if (slash)
+			*slash = '\0';
+		dir = own_dir;
+	}
 
 	for (const struct applet *a = applets; a->name; a++) {
-		if (bb_format(path, sizeof(path), "%s/%s", argv[0], a->name)
+		if (bb_format(path, sizeof(path), "%s/%s", dir, a->name)
 		    >= sizeof(path)) {
-			bb_errno_msg(ENAMETOOLONG, "%s/%s", argv[0], a->name);
+			bb_errno_msg(ENAMETOOLONG, "%s/%s", dir, a->name);
 			status = EXIT_FAILURE;
 			continue;
 		}
@@ -163,7 +197,26 @@ static int install_links(char **argv)
 	return status;
 }
 
+/* The applet named by the base name of path, as for argv[0]. */
+static const struct applet *find_applet_by_path(const char *path)
+{
+	const char *name = strrchr(path, '/');
+
+	return find_applet(name ? name + 1 : path);
+}
+
+static int run_zerobox(int argc, char **argv);
+
+/* A diagnostic lost on a closed or full stderr fails the run (GNU's
+ * close_stdout checks stderr at exit).  Checked on the way out of main,
+ * not with atexit, which would link musl's malloc: the only exit(0)
+ * calls are after --help and --version, which write nothing to stderr. */
 int main(int argc, char **argv)
+{
+	return bb_exit_status(run_zerobox(argc, argv));
+}
+
+static int run_zerobox(int argc, char **argv)
 {
 	const struct applet *a;
 
@@ -179,12 +232,28 @@ int main(int argc, char **argv)
 	}
 
 	/* Invoked as zerobox: the first argument names the applet. */
-	if (argc < 2 || strcmp(argv[1], "--help") == 0)
+	if (argc < 2)
 		return help();
+	if (strcmp(argv[1], "--help") == 0) {
+		if (argc < 3)
+			return help();
+		a = find_applet_by_path(argv[2]);
+		if (!a)
+			return not_found(argv[2]);
+		applet_usage = a->usage;
+		bb_print_usage();
+		return EXIT_SUCCESS;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		bb_print_version();
+		return EXIT_SUCCESS;
+	}
 	if (strcmp(argv[1], "--list") == 0)
-		return list_applets();
+		return list_applets("");
+	if (strcmp(argv[1], "--list-full") == 0)
+		return list_applets(APPLET_DIR);
 	if (strcmp(argv[1], "--install") == 0)
 		return install_links(argv + 2);
-	a = find_applet(argv[1]);
+	a = find_applet_by_path(argv[1]);
 	return a ? run_applet(a, argc - 1, argv + 1) : not_found(argv[1]);
 }

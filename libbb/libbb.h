@@ -96,10 +96,29 @@ extern bool bb_try_help_prefixed;
 const char *bb_strerror(int errnum);
 
 /* Print the applet's usage text (from its //usage: block) to stdout,
- * adding a final newline if the text lacks one. */
+ * adding a final newline if the text lacks one.  As GNU's close_stdout:
+ * if stdout takes it not, "applet: write error: ..." and exit 1. */
 void bb_print_usage(void);
+/* "APPLET (zerobox) VERSION\n" on stdout, APPLET the base name of
+ * applet_name; a failed write as for bb_print_usage. */
+void bb_print_version(void);
+/* The version string (VERSION file and git describe; version.c). */
+extern const char bb_version[];
+
+/* Write to stderr, remembering a failure: a diagnostic or summary that
+ * could not be written makes the exit status 1 (bb_exit_status), as GNU's
+ * close_stdout does for stderr.  Every message above goes through it. */
+ssize_t bb_write_stderr(const void *buf, size_t len);
+/* status, or xfunc_error_retval if status is 0 and a write to stderr
+ * failed.  The multicall entry applies it to what an applet returns and,
+ * through atexit, to exit(0). */
+int bb_exit_status(int status);
 /* Set by the multicall entry before the applet runs. */
 extern const char *applet_usage;
+
+/* Is every one of the len bytes at buf zero?  At memory speed with any C
+ * library (zero.c). */
+bool bb_is_all_zero(const void *buf, size_t len);
 
 /* ---- memory (buffer.c, xfuncs.c) ----------------------------------- */
 

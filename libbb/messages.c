@@ -6,8 +6,14 @@
  * sharing a terminal or a log never interleave.  Short messages use the
  * stack; longer ones a heap buffer; if that allocation fails the message
  * is cut short but still ends with a newline.
+ *
+ * A write to stderr that fails is remembered, and turns a successful exit
+ * into a failure (bb_exit_status): GNU tools fail when they cannot say
+ * what they have to say (": | dd 2>&-" exits 1; "dd --help 2>&-" does
+ * not, as it writes nothing there).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,6 +25,22 @@ const char *applet_usage;
 int xfunc_error_retval = EXIT_FAILURE;
 
 enum { MSG_STACK = 256 };
+
+static bool stderr_failed;
+
+ssize_t bb_write_stderr(const void *buf, size_t len)
+{
+	ssize_t n = full_write(STDERR_FILENO, buf, len);
+
+	if (n != (ssize_t)len)
+		stderr_failed = true;
+	return n;
+}
+
+int bb_exit_status(int status)
+{
+	return status == 0 && stderr_failed ? xfunc_error_retval : status;
+}
 
 /*
  * GNU tools print glibc's wording for errno.  musl words some errors
@@ -105,7 +127,7 @@ void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 		}
 	}
 	va_end(again);
-	full_write(STDERR_FILENO, buf, n);
+	bb_write_stderr(buf, n);
 	if (buf != stack)
 		xfree(buf);
 	errno = saved_errno;
@@ -187,13 +209,44 @@ void bb_error_msg_and_usage(const char *fmt, ...)
 	exit(xfunc_error_retval);
 }
 
+/* What --help and --version print must reach stdout: GNU's close_stdout
+ * says "write error: ..." and exits 1 otherwise. */
+static void check_stdout_write(ssize_t written, size_t wanted)
+{
+	if (written != (ssize_t)wanted) {
+		xfunc_error_retval = EXIT_FAILURE;
+		bb_perror_msg_and_die("write error");
+	}
+}
+
 void bb_print_usage(void)
 {
 	const char *u = applet_usage ? applet_usage : "";
 	size_t n = strlen(u);
+	const char *nl = n && u[n - 1] == '\n' ? "" : "\n";
 
-	bb_dprintf(STDOUT_FILENO, "%s%s", u,
-		   n && u[n - 1] == '\n' ? "" : "\n");
+	/* One write, as every message. */
+	check_stdout_write(bb_dprintf(STDOUT_FILENO, "%s%s", u, nl),
+			   n + strlen(nl));
+}
+
+void bb_print_version(void)
+{
+	const char *base = strrchr(applet_name, '/');
+	char line[MSG_STACK];
+	size_t n;
+
+	base = base ? base + 1 : applet_name;
+	/* "dd (zerobox) X.Y.Z" as GNU's "dd (GNU coreutils) 9.1"; the
+	 * multicall binary itself just "zerobox X.Y.Z". */
+	if (strcmp(base, "zerobox") == 0)
+		n = bb_format(line, sizeof(line), "zerobox %s\n", bb_version);
+	else
+		n = bb_format(line, sizeof(line), "%s (zerobox) %s\n", base,
+			      bb_version);
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	check_stdout_write(full_write(STDOUT_FILENO, line, n), n);
 }
 
 ssize_t bb_dprintf(int fd, const char *fmt, ...)
@@ -218,7 +271,7 @@ ssize_t bb_dprintf(int fd, const char *fmt, ...)
 			n = sizeof(stack) - 1;
 		}
 	}
-	r = full_write(fd, buf, n);
+	r = fd == STDERR_FILENO ? bb_write_stderr(buf, n) : full_write(fd, buf, n);
 	if (buf != stack)
 		xfree(buf);
 	return r;

@@ -1,10 +1,14 @@
 #!/bin/sh
 # Check the committed configurations against the Kconfig files:
-#   - config/defconfig must be exactly the Kconfig defaults (alldefconfig);
-#   - every config/*defconfig must be up to date: olddefconfig leaves it
-#     unchanged (no new, vanished or inconsistent symbols).
-# Comment lines other than "# CONFIG_X is not set" are ignored.  Prints
-# each difference and fails if there is one.
+#   - every value config/defconfig sets is the Kconfig default
+#     (alldefconfig);
+#   - every config/*defconfig is consistent: olddefconfig changes none of
+#     the values it sets (no vanished or contradictory symbols).
+# A symbol a defconfig does not mention takes its Kconfig default
+# (gen_autoconf.sh, olddefconfig), so a new applet or option with a
+# default needs no defconfig edit.  Comment lines other than "# CONFIG_X
+# is not set" are ignored.  Prints each difference and fails if there is
+# one.
 #
 # Usage: checkdefconfig.sh O     (O absolute; environment: srctree)
 set -e
@@ -16,9 +20,17 @@ mkdir -p "$tmp"
 cp -p "$1/Config.applets.in" "$tmp/"
 cd "$srctree"
 
-# Only the lines that carry a value.
+# Only the lines that carry a value, sorted.
 values() {
-	grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1" || true
+	grep -E '^(CONFIG_|# CONFIG_[A-Za-z0-9_]+ is not set)' "$1" | LC_ALL=C sort || true
+}
+
+# FILE's values that EXPECTED does not have.
+differs() {	# LABEL ACTUAL EXPECTED
+	d=$(LC_ALL=C comm -23 "$2" "$3")
+	[ -z "$d" ] && return 1
+	printf '%s: %s\n' "$1" "$d" | sed '2,$s/^/    /' >&2
+	return 0
 }
 
 kconfig() {
@@ -32,9 +44,8 @@ unset KCONFIG_ALLCONFIG
 kconfig alldefconfig
 values "$tmp/.config" >"$tmp/expected"
 values config/defconfig >"$tmp/actual"
-if ! diff -u --label config/defconfig --label "Kconfig defaults" \
+if differs "config/defconfig sets values other than the Kconfig defaults" \
 		"$tmp/actual" "$tmp/expected"; then
-	echo "config/defconfig differs from the Kconfig defaults" >&2
 	status=1
 fi
 
@@ -43,9 +54,8 @@ for f in config/*defconfig; do
 	kconfig olddefconfig
 	values "$tmp/.config" >"$tmp/expected"
 	values "$f" >"$tmp/actual"
-	if ! diff -u --label "$f" --label "$f after olddefconfig" \
+	if differs "$f: values olddefconfig changes (vanished or contradictory)" \
 			"$tmp/actual" "$tmp/expected"; then
-		echo "$f is not up to date with the Kconfig files" >&2
 		status=1
 	fi
 done

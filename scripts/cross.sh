@@ -1,86 +1,64 @@
 #!/bin/sh
-# cross.sh [--sizes-only] - build zerobox for other architectures and run
-# the test suite on each under qemu-user.
+# cross.sh [--sizes-only] - build the static musl zerobox for other
+# architectures (make CROSS=ARCH) and run the test suite on each under
+# qemu-user.
 #
 # Environment (make check-cross passes them):
-#   ARCHS   architectures, default "armhf aarch64 riscv64 mipsel mips"
+#   ARCHS   Debian architecture names (scripts/toolchain.sh archs), default
+#           "armhf arm64 s390x i386"
 #   TESTS   testsuite names to run (default: all), e.g. "dd dd_conv unit"
 #   MAKE    make to use
 #   CROSS_O build directory prefix (default build-cross): ARCH goes to
 #           $CROSS_O/ARCH, with config/defconfig
 #
-# Each ARCH needs gcc-TRIPLE (Debian: gcc-arm-linux-gnueabihf, ...) and
-# qemu-user-static.  The cross gcc links glibc statically (no musl-gcc for
-# the target): a check of the code, not of the shipped size.  Prints one
-# line per architecture: PASS/FAIL/SKIP, the suite's summary, the stripped
-# size and the time taken; exits non-zero if any architecture failed.
+# Each ARCH needs Debian's multiarch musl and kernel headers (make
+# CROSS=ARCH says which packages when they are missing) and
+# qemu-user-static.  Prints one line per architecture: PASS/FAIL/SKIP, the
+# suite's summary, the toolchain line, the stripped size and the time
+# taken; exits non-zero if any architecture failed or could not be built.
 set -u
 sizes_only=0
 [ "${1:-}" = --sizes-only ] && sizes_only=1
-: "${ARCHS:=armhf aarch64 riscv64 mipsel mips}"
+: "${ARCHS:=armhf arm64 s390x i386}"
 : "${MAKE:=make}"
 : "${CROSS_O:=build-cross}"
 TESTS=${TESTS:-}
-
-triple() {
-	case $1 in
-	armhf)   echo arm-linux-gnueabihf ;;
-	armel)   echo arm-linux-gnueabi ;;
-	aarch64|arm64) echo aarch64-linux-gnu ;;
-	riscv64) echo riscv64-linux-gnu ;;
-	mipsel)  echo mipsel-linux-gnu ;;
-	mips)    echo mips-linux-gnu ;;
-	mips64el) echo mips64el-linux-gnuabi64 ;;
-	ppc64el) echo powerpc64le-linux-gnu ;;
-	s390x)   echo s390x-linux-gnu ;;
-	i386)    echo i686-linux-gnu ;;
-	*)       return 1 ;;
-	esac
-}
-
-qemu() {
-	case $1 in
-	armhf|armel) echo qemu-arm-static ;;
-	aarch64|arm64) echo qemu-aarch64-static ;;
-	ppc64el) echo qemu-ppc64le-static ;;
-	*)       echo "qemu-$1-static" ;;
-	esac
-}
+here=$(dirname "$0")
 
 failed=0
 summary=
+note() { echo "cross: $1"; summary="$summary$1
+"; }
 for arch in $ARCHS; do
 	start=$(date +%s)
-	t=$(triple "$arch") || { echo "cross: unknown architecture $arch" >&2; failed=1; continue; }
-	emu=$(qemu "$arch")
-	o=$CROSS_O/$arch
-	if ! command -v "$t-gcc" >/dev/null 2>&1; then
-		line="SKIP $arch (no $t-gcc)"
-		echo "cross: $line"; summary="$summary$line
-"
-		continue
-	fi
-	echo "cross: building $arch ($t-gcc)"
-	if [ ! -f "$o/.config" ]; then
-		$MAKE -s O="$o" defconfig || { failed=1; continue; }
-	fi
-	if ! $MAKE -s -j"$(nproc 2>/dev/null || echo 2)" O="$o" CROSS_COMPILE="$t-" all unit; then
-		line="FAIL $arch (build)"
-		echo "cross: $line"; summary="$summary$line
-"
+	set -- $(sh "$here/toolchain.sh" triplets "$arch") || true
+	if [ $# != 3 ]; then
+		note "FAIL $arch (unknown architecture)"
 		failed=1
 		continue
 	fi
-	"$t-strip" -o "$o/zerobox.stripped" "$o/zerobox"
-	size=$(stat -c %s "$o/zerobox.stripped")
+	gnu=$1 emu=$3
+	o=$CROSS_O/$arch
+	echo "cross: building $arch"
+	if [ ! -f "$o/.config" ]; then
+		$MAKE -s O="$o" defconfig || { failed=1; continue; }
+	fi
+	if ! $MAKE -s -j2 O="$o" CROSS="$arch" all unit; then
+		note "FAIL $arch (build)"
+		failed=1
+		continue
+	fi
+	"$gnu-strip" -o "$o/zerobox.stripped" "$o/zerobox"
+	size=$(wc -c < "$o/zerobox.stripped" | tr -d ' ')
 	result="built"
 	status=PASS
 	if [ $sizes_only = 0 ]; then
 		if ! command -v "$emu" >/dev/null 2>&1; then
-			status=SKIP result="no $emu"
+			status=FAIL result="no $emu (apt-get install qemu-user-static)"
+			failed=1
 		else
 			echo "cross: testing $arch under $emu${TESTS:+ ($TESTS)}"
-			$MAKE O="$o" CROSS_COMPILE="$t-" EMU="$emu" TESTS="$TESTS" \
+			$MAKE O="$o" CROSS="$arch" EMU="$emu" TESTS="$TESTS" \
 				check > "$o/check.log" 2>&1
 			rc=$?
 			grep -E '^FAIL' "$o/check.log"
@@ -92,10 +70,7 @@ for arch in $ARCHS; do
 			fi
 		fi
 	fi
-	line="$status $arch: $result; stripped $size bytes (static glibc); $(($(date +%s) - start)) s"
-	echo "cross: $line"
-	summary="$summary$line
-"
+	note "$status $arch: $result; stripped $size bytes ($(cat "$o/toolchain")); $(($(date +%s) - start)) s"
 done
 printf '%s' "$summary"
 exit $failed

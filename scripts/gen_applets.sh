@@ -6,6 +6,11 @@
 #                          when CONFIG_SYM is set
 #   //usage:TEXT           usage lines of the preceding //applet: in the same
 #                          file; the first one is the synopsis
+#   //usage[SYM]:TEXT      a usage line shown only when CONFIG_SYM is set
+#                          (what --help lists is what was compiled in)
+#
+# Every Kconfig symbol's help ends with the file that defines it (a help
+# is added if the block has none).
 #
 # Outputs (each replaced only when its content changes, so that make
 # rebuilds nothing when a source changed elsewhere than in its annotations):
@@ -66,14 +71,46 @@ BEGIN {
 	n = 0
 }
 
-FNR == 1 { cur = 0; cfg_started = 0 }
+# The //config: lines of a file are held one Kconfig block at a time, so
+# that the block can end with the name of its source file.
+function flush_config(    i, had_help, last) {
+	if (!nblock)
+		return
+	last = nblock
+	while (last > 0 && block[last] ~ /^[ \t]*$/)
+		last--
+	had_help = 0
+	for (i = 1; i <= last; i++) {
+		print block[i] > cfg
+		if (block[i] ~ /^[ \t]+help[ \t]*$/)
+			had_help = 1
+	}
+	if (block_is_config) {
+		if (!had_help)
+			print "\thelp" > cfg
+		else
+			print "" > cfg
+		printf "\t  Source: %s\n", block_file > cfg
+	}
+	for (i = last + 1; i <= nblock; i++)
+		print block[i] > cfg
+	nblock = 0
+}
+
+FNR == 1 { flush_config(); cur = 0; cfg_started = 0 }
 
 /^\/\/config:/ {
+	line = substr($0, 10)
 	if (!cfg_started) {
 		printf "\n# %s\n", FILENAME > cfg
 		cfg_started = 1
 	}
-	print substr($0, 10) > cfg
+	if (line ~ /^(menu)?config[ \t]/ || line ~ /^(menu|endmenu|if|endif|comment|choice|endchoice)([ \t]|$)/) {
+		flush_config()
+		block_is_config = line ~ /^(menu)?config[ \t]/
+		block_file = FILENAME
+	}
+	block[++nblock] = line
 	next
 }
 
@@ -95,10 +132,23 @@ FNR == 1 { cur = 0; cfg_started = 0 }
 	if (!cur)
 		fail("//usage: before any //applet: in this file")
 	usage[cur, ++nusage[cur]] = substr($0, 9)
+	usage_if[cur, nusage[cur]] = ""
+	next
+}
+
+/^\/\/usage\[[A-Za-z0-9_]+\]:/ {
+	if (!cur)
+		fail("//usage[SYM]: before any //applet: in this file")
+	if (nusage[cur] == 0)
+		fail("the synopsis (first //usage: line) cannot be conditional")
+	p = index($0, "]:")
+	usage[cur, ++nusage[cur]] = substr($0, p + 2)
+	usage_if[cur, nusage[cur]] = substr($0, 9, p - 9)
 	next
 }
 
 END {
+	flush_config()
 	if (failed)
 		exit 1
 
@@ -132,7 +182,11 @@ END {
 		if (nusage[i] > 1) {
 			printf "\n\tIF_LONG_USAGE(" > hdr
 			for (u = 2; u <= nusage[i]; u++)
-				printf "\n\t%s", cstr(usage[i, u]) > hdr
+				if (usage_if[i, u] != "")
+					printf "\n\tIF_%s(%s)", usage_if[i, u], \
+						cstr(usage[i, u]) > hdr
+				else
+					printf "\n\t%s", cstr(usage[i, u]) > hdr
 			printf ")" > hdr
 		}
 		print ";" > hdr

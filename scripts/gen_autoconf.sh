@@ -5,56 +5,38 @@
 #
 #   #define ENABLE_X 1 or 0        usable in if (ENABLE_X) and #if
 #   #define IF_X(...) __VA_ARGS__  or empty when X is off
-#   #define IF_NOT_X(...)          the opposite
 #   #define CONFIG_X value         only when X is set: 1 for y, the number
 #                                  for int/hex, the quoted text for string
 #
 # Symbols with 'option env=' are the front-ends' business and are skipped.
 # OUT is replaced only when its content changes.
 #
-# A symbol missing from .config is off.  So that a newly added option does
-# not stay off unnoticed, the make targets that write a .config record the
-# Kconfig symbols of that moment in CONFIG.symbols (--snapshot); symbols
-# declared since then get a warning.
+# A symbol the .config does not mention (a hand-written .config, a
+# defconfig older than a new applet, an option added since 'make
+# menuconfig') takes its Kconfig default, as olddefconfig would give it,
+# with a warning naming it: 'default y' or 'default n', and off when a
+# 'depends on' (symbols joined by && or ||, ! for not) is not met.
 #
 # Usage: gen_autoconf.sh CONFIG OUT KCONFIG_FILE...
-#        gen_autoconf.sh --snapshot CONFIG KCONFIG_FILE...
 set -e
-
-symbols() {	# KCONFIG_FILE...: every declared symbol, sorted
-	LC_ALL=C awk '/^[ \t]*(menu)?config[ \t]/ { print $2 }' "$@" | LC_ALL=C sort -u
-}
-
-if [ "$1" = --snapshot ]; then
-	config=$2
-	shift 2
-	symbols "$@" >"$config.symbols"
-	exit 0
-fi
 
 config=$1
 out=$2
 shift 2
 
-if [ -f "$config.symbols" ]; then
-	new=$(symbols "$@" | LC_ALL=C comm -13 "$config.symbols" - | tr '\n' ' ')
-	if [ -n "$new" ]; then
-		echo "warning: options added since $config was written are off" \
-			"until 'make olddefconfig' (or oldconfig, menuconfig): $new" >&2
-	fi
-fi
-
 LC_ALL=C awk -v config="$config" '
 FILENAME == config {
-	# .config: CONFIG_X=value ("# CONFIG_X is not set" means off).
+	# .config: CONFIG_X=value, or "# CONFIG_X is not set" (off).
 	if (match($0, /^CONFIG_[A-Za-z0-9_]+=/)) {
 		val[substr($0, 8, RLENGTH - 8)] = substr($0, RLENGTH + 1)
+	} else if ($0 ~ /^# CONFIG_[A-Za-z0-9_]+ is not set$/) {
+		val[substr($2, 8)] = "n"
 	}
 	next
 }
 
-# A Kconfig file: note each symbol once, with its type and whether it
-# comes from the environment.
+# A Kconfig file: note each symbol once, with its type, default, the
+# condition it depends on, and whether it comes from the environment.
 { sub(/^[ \t]+/, "") }
 /^(menu)?config[ \t]/ {
 	split($0, f, /[ \t]+/)
@@ -67,8 +49,29 @@ FILENAME == config {
 }
 /^(bool|tristate|int|hex|string|def_bool|def_tristate)([ \t]|$)/ {
 	split($0, f, /[ \t]+/)
-	if (cur != "")
+	if (cur != "") {
 		type[cur] = f[1]
+		if (f[1] ~ /^def_/)
+			dflt[cur] = f[2]
+	}
+	next
+}
+/^default[ \t]/ {
+	if (cur != "" && !(cur in dflt)) {
+		d = $0
+		sub(/^default[ \t]+/, "", d)
+		dflt[cur] = d
+	}
+	next
+}
+/^depends[ \t]+on[ \t]/ {
+	if (cur != "") {
+		d = $0
+		sub(/^depends[ \t]+on[ \t]+/, "", d)
+		if (cur in dep)
+			d = "(" dep[cur] ") && (" d ")"
+		dep[cur] = d
+	}
 	next
 }
 /^option[ \t]+env[ \t]*=/ {
@@ -76,19 +79,82 @@ FILENAME == config {
 		env[cur] = 1
 	next
 }
-/^(menu|endmenu|choice|endchoice|if|endif|comment|source|mainmenu)([ \t]|$)/ {
+/^(menu|endmenu|choice|endchoice|if|endif|comment|source|mainmenu|help)([ \t]|$)/ {
 	cur = ""
 }
+
+# A depends-on expression, evaluated left to right: SYM, !SYM, && and ||
+# (&& binds tighter), parentheses.
+function tokens(e,    t, i, tok) {
+	ntok = 0
+	gsub(/&&/, " \\& ", e); gsub(/\|\|/, " | ", e)
+	gsub(/\(/, " ( ", e); gsub(/\)/, " ) ", e); gsub(/!/, " ! ", e)
+	ntok = split(e, tok, /[ \t]+/)
+	t = 0
+	for (i = 1; i <= ntok; i++)
+		if (tok[i] != "")
+			tk[++t] = tok[i]
+	ntok = t
+	pos = 1
+}
+function parse_or(    v) {
+	v = parse_and()
+	while (pos <= ntok && tk[pos] == "|") { pos++; v = parse_and() || v }
+	return v
+}
+function parse_and(    v) {
+	v = parse_not()
+	while (pos <= ntok && tk[pos] == "&") { pos++; v = parse_not() && v }
+	return v
+}
+function parse_not(    v) {
+	if (tk[pos] == "!") { pos++; return !parse_not() }
+	if (tk[pos] == "(") { pos++; v = parse_or(); pos++; return v }
+	return is_on(tk[pos++])
+}
+function depends_met(s,    saved_pos, saved_ntok, saved, i, v) {
+	if (!(s in dep))
+		return 1
+	# The evaluation recurses (is_on of another symbol): keep the state.
+	saved_pos = pos; saved_ntok = ntok
+	for (i = 1; i <= ntok; i++) saved[i] = tk[i]
+	tokens(dep[s])
+	v = parse_or()
+	pos = saved_pos; ntok = saved_ntok
+	for (i = 1; i <= ntok; i++) tk[i] = saved[i]
+	return v
+}
+function value(s,    d, met) {
+	if (s in resolved)
+		return resolved[s]
+	if (s in val) {
+		resolved[s] = val[s]
+	} else {
+		# A symbol whose dependencies are not met is left out of
+		# .config by the front-ends too: off, and nothing to say.
+		met = depends_met(s)
+		d = (s in dflt) ? dflt[s] : "n"
+		if (d ~ /^[yn]$/ || d == "m")
+			d = (d != "n" && met) ? "y" : "n"
+		else if (!met)
+			d = "n"
+		resolved[s] = d
+		if (met && !(s in env))
+			missing = missing " " s
+	}
+	return resolved[s]
+}
+function is_on(s) { return value(s) != "n" }
 
 END {
 	print "/* Generated by scripts/gen_autoconf.sh from .config.  Do not edit. */"
 	print "#ifndef ZEROBOX_AUTOCONF_H"
 	print "#define ZEROBOX_AUTOCONF_H"
-	for (i = 1; i <= n; i++) {
-		s = order[i]
+	for (k = 1; k <= n; k++) {
+		s = order[k]
 		if (s in env)
 			continue
-		v = (s in val) ? val[s] : "n"
+		v = value(s)
 		on = v != "n"
 		print ""
 		if (on) {
@@ -100,10 +166,13 @@ END {
 		}
 		printf "#define ENABLE_%s %d\n", s, on
 		printf "#define IF_%s(...)%s\n", s, on ? " __VA_ARGS__" : ""
-		printf "#define IF_NOT_%s(...)%s\n", s, on ? "" : " __VA_ARGS__"
 	}
 	print ""
 	print "#endif"
+	if (missing != "")
+		printf "warning: %s does not set%s: using the Kconfig defaults" \
+			" (make olddefconfig writes them down)\n", config, \
+			missing > "/dev/stderr"
 }
 ' "$config" "$@" >"$out.tmp"
 

@@ -10,7 +10,10 @@
 # Environment: KERNEL (default: the newest /boot/vmlinuz-*), BUSYBOX
 # (/bin/busybox, from Debian's busybox-static), QEMU
 # (qemu-system-x86_64), TIMEOUT (seconds, 300), ACCEL (tcg; kvm to try it).
-# Needs: apt-get install busybox-static qemu-system-x86 linux-image-amd64 cpio
+# Needs: apt-get install --no-install-recommends busybox-static
+#        qemu-system-x86 linux-image-amd64 cpio binutils
+# The initramfs has no C library: the shell and zerobox must both be
+# static, which is checked before booting (readelf from binutils).
 set -eu
 
 zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -20,15 +23,27 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 if [ -z "${KERNEL:-}" ]; then
 	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
 fi
+packages="busybox-static qemu-system-x86 linux-image-amd64 cpio binutils"
 missing=
 [ -r "${KERNEL:-/nonexistent}" ] || missing="$missing linux-image-amd64"
 [ -x "$BUSYBOX" ] || missing="$missing busybox-static"
 command -v "$QEMU" >/dev/null || missing="$missing qemu-system-x86"
 command -v cpio >/dev/null || missing="$missing cpio"
+command -v readelf >/dev/null || missing="$missing binutils"
 if [ -n "$missing" ]; then
-	echo "check-initramfs: missing; run: apt-get install -y$missing" >&2
+	echo "check-initramfs: missing:$missing" >&2
+	echo "check-initramfs: it needs: apt-get install --no-install-recommends $packages" >&2
 	exit 1
 fi
+# A dynamic program has an interpreter (PT_INTERP) that the initramfs
+# lacks: the kernel would say only "Failed to execute /init".
+for prog in "$BUSYBOX" "$zb"; do
+	if LC_ALL=C readelf -l "$prog" 2>/dev/null | grep -q 'INTERP'; then
+		echo "check-initramfs: $prog is dynamically linked; the initramfs" \
+			"needs static programs (busybox-static; zerobox with STATIC=1)" >&2
+		exit 1
+	fi
+done
 kver=${KERNEL##*/vmlinuz-}
 moddir=/lib/modules/$kver
 

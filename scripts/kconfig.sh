@@ -50,7 +50,8 @@ kconfiglib) find_kconfiglib >/dev/null || KCONFIG_FRONTEND=none ;;
 esac
 if [ "$KCONFIG_FRONTEND" = none ]; then
 	[ "$action" = probe ] && exit 1
-	echo "install a Kconfig front-end: apt-get install kconfig-frontends-nox" >&2
+	echo "install a Kconfig front-end: apt-get install --no-install-recommends" \
+		"kconfig-frontends-nox (or python3-kconfiglib)" >&2
 	exit 1
 fi
 [ "$action" = probe ] && exit 0

@@ -78,7 +78,13 @@ done
 wait
 
 base=$(stripped_size "$bin" "$dir/zerobox.stripped")
-echo "$bin: $base bytes stripped ($CC, $o/.config)"
+tc=$(cat "$o/toolchain" 2>/dev/null || echo "$CC")
+echo "$bin: $base bytes stripped ($tc; $o/.config)"
+case $tc in
+*", musl, static") ;;
+*)	echo "note: this binary is not static musl, so these are not the" \
+		"sizes zerobox ships at (install musl-tools, or CROSS=ARCH)" ;;
+esac
 echo
 printf '%-32s | %14s | %7s\n' symbol "stripped bytes" cost
 printf '%-32s-+-%14s-+-%7s\n' -------------------------------- \

@@ -8,6 +8,7 @@
 #   EMU          emulator prefix such as qemu-arm-static, empty natively
 #   TEST_HOST    1 = the links point at the host's tools (e.g. GNU dd)
 #   ZB_BIN       the directory of applet links
+#   ZB_BUILT     " NAME NAME ... ": the applets under test (zerobox --list)
 #   ZB_HOST_PATH PATH as it was before runtest changed it
 #   ZB_RESULTS   file that collects one PASS/FAIL/SKIP word per test
 #   ZB_CURRENT   file naming the running test's process, for the watchdog
@@ -37,6 +38,9 @@
 #                          "require" alone resets it and skip_under_emu.
 #   skip_under_emu         skip what follows when EMU is set (strace, RSS).
 #   skip_under_sanitizer   skip what follows in an ASan/UBSan build.
+#   skip_unless_built APPLET
+#                          skip the whole file when APPLET is not in the
+#                          binary (runtest does it for NAME*.tests).
 
 : "${ZB_TIMEOUT:=60}"
 : "${ZB_RESULTS:=/dev/null}"
@@ -58,6 +62,20 @@ _SLEEP=$(_zb_host sleep)
 _zb_optional=
 _zb_require=
 _zb_emu_skip=
+_zb_unbuilt=
+
+# skip_unless_built APPLET: the tests of an applet the binary lacks skip,
+# whatever else they ask for.  zerobox (the multicall entry) is always
+# there.
+skip_unless_built() {
+	[ "$1" = zerobox ] && return 0
+	[ -n "$ZB_BUILT" ] || return 0
+	case $ZB_BUILT in
+	*" $1 "*) ;;
+	*) _zb_unbuilt=" applet-$1" ;;
+	esac
+	return 0
+}
 
 # has_feature FEATURE: true if CONFIG_FEATURE=y in ZB_CONFIG.  Under
 # TEST_HOST, or when no config was given, every feature counts as present.
@@ -122,7 +140,7 @@ testing() {
 		return 1
 	fi
 	_name=$1
-	_why="$_zb_optional$_zb_require$_zb_emu_skip$_zb_only"
+	_why="$_zb_unbuilt$_zb_optional$_zb_require$_zb_emu_skip$_zb_only"
 	if [ -n "$_why" ]; then
 		echo "SKIP: $_name"
 		[ "$VERBOSE" = 1 ] && echo "      (needs:$_why)"

@@ -34,11 +34,19 @@
 //config:	bool "status=progress"
 //config:	default y
 //config:	depends on DD
+//config:	help
+//config:	  status=progress: rewrite one line on standard error about
+//config:	  once a second with the bytes copied so far, the time and
+//config:	  the rate.  Without this, status=progress is refused.
 //config:
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
 //config:	default y
 //config:	depends on DD
+//config:	help
+//config:	  On SIGUSR1, print the records and bytes copied so far and go
+//config:	  on copying, as GNU dd does.  Without this, SIGUSR1 keeps its
+//config:	  default action, which ends dd.
 //config:
 //config:config FEATURE_DD_IOFLAGS
 //config:	bool "Less common iflag/oflag flags"
@@ -66,19 +74,21 @@
 //usage:  oflag=FLAGS     write as per the comma separated symbol list
 //usage:  seek=N          (or oseek=N) skip N obs-sized output blocks
 //usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
-//usage:  status=LEVEL    none, noxfer or progress
+//usage:  status=LEVEL    none (no messages) or noxfer (no transfer line)
+//usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line every second)
 //usage:
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
 //usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be
 //usage:products such as 2x8K.
 //usage:If N ends in 'B', it counts bytes not blocks.
 //usage:
-//usage:CONVS: ascii ebcdic ibm block unblock lcase ucase sparse swab sync
-//usage:       excl nocreat notrunc noerror fdatasync fsync
-//usage:FLAGS: append direct directory dsync sync fullblock nonblock noatime
-//usage:       nocache noctty nofollow count_bytes skip_bytes seek_bytes
-//usage:
-//usage:SIGUSR1 prints the current statistics and the copy goes on.
+//usage:CONVS: swab sync excl nocreat notrunc noerror fdatasync fsync
+//usage[FEATURE_DD_CONV]:       ascii ebcdic ibm block unblock lcase ucase sparse
+//usage:FLAGS: append fullblock count_bytes skip_bytes seek_bytes
+//usage[FEATURE_DD_IOFLAGS]:       direct directory dsync sync nonblock noatime noctty nofollow
+//usage[FEATURE_DD_NOCACHE]:       nocache
+//usage[FEATURE_DD_SIGNALS]:
+//usage[FEATURE_DD_SIGNALS]:SIGUSR1 prints the current statistics and the copy goes on.
 
 #include <string.h>
 #include <unistd.h>
@@ -117,7 +127,7 @@ static void take_options(char **argv)
 			bb_print_usage();
 			exit(EXIT_SUCCESS);
 		} else if (abbreviates(arg + 2, "version")) {
-			full_write_str(STDOUT_FILENO, "dd (zerobox)\n");
+			bb_print_version();
 			exit(EXIT_SUCCESS);
 		} else {
 			bb_error_msg_and_usage("unrecognized option '%s'", arg);

@@ -12,13 +12,6 @@
 
 #include "dd.h"
 
-static bool is_all_zero(const unsigned char *data, size_t len)
-{
-	/* Compare the block with itself shifted by one byte: all equal and
-	 * the first byte zero means all zero, at memcmp speed. */
-	return len == 0 || (data[0] == 0 && memcmp(data, data + 1, len - 1) == 0);
-}
-
 /*
  * O_DIRECT can't write a block that is not a multiple of the device's
  * block size.  Like GNU, drop O_DIRECT for the final short block, and
@@ -48,7 +41,7 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 
 	run->final_op_was_seek = false;
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && is_all_zero(data, len)) {
+	    && !run->sparse_off && bb_is_all_zero(data, len)) {
 		if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
 			run->final_op_was_seek = true;
 			return len;

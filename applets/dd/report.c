@@ -92,7 +92,7 @@ void print_summary(struct dd_run *run)
 	}
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
-	full_write(STDERR_FILENO, buf, len);
+	bb_write_stderr(buf, len);
 }
 
 /* status=progress: about once a second, rewrite one line in place. */
@@ -117,7 +117,7 @@ void maybe_print_progress(struct dd_run *run)
 		width++;
 	}
 	run->report.progress_len = (int)(len - 1);
-	full_write(STDERR_FILENO, buf, len);
+	bb_write_stderr(buf, len);
 }
 
 void die_with_summary(struct dd_run *run)
