@@ -318,6 +318,7 @@ void process_signals(struct dd_run *run);
 void report_start(struct dd_run *run);
 void print_summary(struct dd_run *run);
 void maybe_print_progress(struct dd_run *run);
+void update_progress(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 
 #endif

@@ -44,6 +44,24 @@ static void set_fd_flags(int fd, int add, const char *name)
 	bb_perror_msg_and_die("setting flags for %s", quote_always(name));
 }
 
+/*
+ * open(2), kept off descriptors 0 to 2: with standard input closed, an
+ * output file opened there would be read as the input (GNU keeps each
+ * file on its own descriptor the same way).
+ */
+static int open_file(const char *name, int flags)
+{
+	int fd = open(name, flags, 0666);
+
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+		close(fd);
+		fd = high;
+	}
+	return fd;
+}
+
 void open_input(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -52,7 +70,7 @@ void open_input(struct dd_run *run)
 
 	if (opt->input_path) {
 		name = opt->input_path;
-		fd = open(name, O_RDONLY | opt->input_open_flags);
+		fd = open_file(name, O_RDONLY | opt->input_open_flags);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
@@ -110,9 +128,9 @@ void open_output(struct dd_run *run)
 		 * for it when seeking and falls back to write-only. */
 		fd = -1;
 		if (opt->seek_records)
-			fd = open(name, O_RDWR | flags, 0666);
+			fd = open_file(name, O_RDWR | flags);
 		if (fd < 0)
-			fd = open(name, O_WRONLY | flags, 0666);
+			fd = open_file(name, O_WRONLY | flags);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {

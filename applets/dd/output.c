@@ -160,6 +160,9 @@ bool sync_output(struct dd_run *run)
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
 
+	if (want_fsync || (run->opt->conv & CONV_FDATASYNC))
+		update_progress(run);
+
 	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run->out.fd, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",

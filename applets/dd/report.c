@@ -96,16 +96,12 @@ void print_summary(struct dd_run *run)
 }
 
 /* status=progress: about once a second, rewrite one line in place. */
-void maybe_print_progress(struct dd_run *run)
+static void print_progress(struct dd_run *run, uint64_t now)
 {
-	uint64_t now = monotonic_ns();
 	char buf[SUMMARY_SIZE];
 	size_t len;
 	int width;
 
-	if (now < run->report.next_progress_ns)
-		return;
-	run->report.next_progress_ns += 1000000000;
 	buf[0] = '\r';
 	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
 	if (len > sizeof(buf) - 1)
@@ -124,4 +120,22 @@ void die_with_summary(struct dd_run *run)
 {
 	print_summary(run);
 	exit(EXIT_FAILURE);
+}
+
+void maybe_print_progress(struct dd_run *run)
+{
+	uint64_t now = monotonic_ns();
+
+	if (now < run->report.next_progress_ns)
+		return;
+	run->report.next_progress_ns += 1000000000;
+	print_progress(run, now);
+}
+
+/* Before a final sync, which may take long, bring a progress line that
+ * is showing up to date (GNU 9.1). */
+void update_progress(struct dd_run *run)
+{
+	if (ENABLE_FEATURE_DD_PROGRESS && run->report.progress_len > 0)
+		print_progress(run, monotonic_ns());
 }

@@ -25,12 +25,15 @@ static void on_info_request(int sig)
 	info_requests++;
 }
 
-/* Install handler for sig unless the caller of dd ignores it. */
-static void catch_signal(int sig, void (*handler)(int), int flags)
+/* Install handler for sig; unless even_if_ignored, not when the caller
+ * of dd ignores it. */
+static void catch_signal(int sig, void (*handler)(int), int flags,
+			 bool even_if_ignored)
 {
 	struct sigaction action;
 
-	if (sigaction(sig, NULL, &action) != 0 || action.sa_handler == SIG_IGN)
+	if (!even_if_ignored && (sigaction(sig, NULL, &action) != 0
+				 || action.sa_handler == SIG_IGN))
 		return;
 	memset(&action, 0, sizeof(action));
 	sigemptyset(&action.sa_mask);
@@ -41,10 +44,15 @@ static void catch_signal(int sig, void (*handler)(int), int flags)
 
 void install_signal_handlers(void)
 {
-	/* SA_RESETHAND: a second SIGINT while the summary prints kills. */
-	catch_signal(SIGINT, on_interrupt, SA_NODEFER | SA_RESETHAND);
-	if (ENABLE_FEATURE_DD_SIGNALS)
-		catch_signal(SIGUSR1, on_info_request, 0);
+	/* SA_RESETHAND: a second SIGINT while the summary prints kills.
+	 * An ignored SIGINT stays ignored (nohup, background jobs). */
+	catch_signal(SIGINT, on_interrupt, SA_NODEFER | SA_RESETHAND, false);
+	/* SIGUSR1 is caught even when ignored, as GNU does: its manual
+	 * ignores it first so that an early signal can't kill dd.  With
+	 * POSIXLY_CORRECT it keeps its default action (GNU, where SIGUSR1
+	 * stands in for the SIGINFO Linux lacks). */
+	if (ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT"))
+		catch_signal(SIGUSR1, on_info_request, 0, true);
 }
 
 void process_signals(struct dd_run *run)
