@@ -24,6 +24,8 @@
 char *optarg;
 int optind = 1;
 
+/* The state between calls; it is clear again once bb_getopt has
+ * returned -1, so a new parse starts by setting optind = 1. */
 /* The rest of a short option cluster being parsed, or NULL. */
 static char *cluster;
 /* How many operands were stepped over; they sit just before
@@ -31,8 +33,6 @@ static char *cluster;
 static int operands_skipped;
 static int element;
 
-/* Swap the blocks argv[from..mid) and argv[mid..to), keeping the order
- * within each (three reversals). */
 static void reverse(char **argv, int from, int to)
 {
 	while (from < --to) {
@@ -43,6 +43,8 @@ static void reverse(char **argv, int from, int to)
 	}
 }
 
+/* Swap the blocks argv[from..mid) and argv[mid..to), keeping the order
+ * within each (three reversals). */
 static void swap_blocks(char **argv, int from, int mid, int to)
 {
 	reverse(argv, from, mid);
@@ -63,7 +65,6 @@ static int next_option_word(int argc, char **argv)
 {
 	if (operands_skipped) {
 		swap_blocks(argv, element - operands_skipped, element, optind);
-		element = optind;
 	}
 	while (optind < argc && is_operand(argv[optind])) {
 		optind++;
