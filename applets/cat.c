@@ -160,13 +160,14 @@ static int cat_fd(struct cat_state *s, int fd, const char *name,
 }
 
 static const struct option cat_longopts[] = {
-	{ "number", no_argument, NULL, 'n' },
+	/* GNU's order, which its "ambiguous" message lists. */
 	{ "number-nonblank", no_argument, NULL, 'b' },
+	{ "number", no_argument, NULL, 'n' },
 	{ "squeeze-blank", no_argument, NULL, 's' },
-	{ "show-all", no_argument, NULL, 'A' },
+	{ "show-nonprinting", no_argument, NULL, 'v' },
 	{ "show-ends", no_argument, NULL, 'E' },
 	{ "show-tabs", no_argument, NULL, 'T' },
-	{ "show-nonprinting", no_argument, NULL, 'v' },
+	{ "show-all", no_argument, NULL, 'A' },
 	{ "help", no_argument, NULL, BB_OPT_HELP },
 	{ NULL, 0, NULL, 0 }
 };

@@ -1,34 +1,200 @@
 /*
- * getopt.c - option parsing with GNU's messages, for applets that take
- * options (dd has none).
+ * getopt.c - the option parser of the applets that take options (dd has
+ * none): GNU getopt_long's rules and messages, without libc's getopt.
+ *
+ * The rules, as GNU's permuting getopt_long applies them:
+ *   - "-" and words not starting with '-' are operands; they may come
+ *     before, between or after options, and end up (in their order) at
+ *     argv[optind..] once parsing is done;
+ *   - "--" ends the options: everything after it is an operand;
+ *   - "-abc" is a cluster of short options; an option taking an argument
+ *     takes the rest of the word ("-n3") or else the next word ("-n 3");
+ *   - "--name" may be abbreviated to any prefix that is unambiguous (or
+ *     whose candidates all mean the same); an exact name always wins;
+ *     "--name=value" or "--name value" gives the argument.
+ *
+ * We define optind and optarg ourselves, so that libc's getopt (with its
+ * own messages and multibyte support) is never linked.
  */
 #include <getopt.h>
 #include <string.h>
 
 #include "libbb.h"
 
-int bb_getopt(int argc, char **argv, const char *optstring,
-	      const struct option *longopts)
+char *optarg;
+int optind = 1;
+
+/* The state between calls; it is clear again once bb_getopt has
+ * returned -1, so a new parse starts by setting optind = 1. */
+/* The rest of a short option cluster being parsed, or NULL. */
+static char *cluster;
+/* How many operands were stepped over; they sit just before
+ * argv[element], the word that holds the option being parsed. */
+static int operands_skipped;
+static int element;
+
+static void reverse(char **argv, int from, int to)
 {
-	int c;
+	while (from < --to) {
+		char *tmp = argv[from];
 
-	opterr = 0;
-	c = getopt_long(argc, argv, optstring, longopts, NULL);
-	if (c == '?' || c == ':') {
-		const char *arg = argv[optind - 1];
-
-		if (c == ':' && optopt)
-			bb_error_msg_and_usage("option requires an argument -- '%c'",
-					    optopt);
-		if (c == ':')
-			bb_error_msg_and_usage("option '%s' requires an argument", arg);
-		if (optopt)
-			bb_error_msg_and_usage("invalid option -- '%c'", optopt);
-		bb_error_msg_and_usage("unrecognized option '%s'", arg);
+		argv[from++] = argv[to];
+		argv[to] = tmp;
 	}
-	if (c == BB_OPT_HELP) {
+}
+
+/* Swap the blocks argv[from..mid) and argv[mid..to), keeping the order
+ * within each (three reversals). */
+static void swap_blocks(char **argv, int from, int mid, int to)
+{
+	reverse(argv, from, mid);
+	reverse(argv, mid, to);
+	reverse(argv, from, to);
+}
+
+static int is_operand(const char *word)
+{
+	return word[0] != '-' || word[1] == '\0';
+}
+
+/* Move the operands stepped over behind the words just parsed (an option
+ * and perhaps its separate argument), then step over the operands that
+ * follow.  Returns the index of the next option word, or -1 when none
+ * is left (optind then points at the first operand). */
+static int next_option_word(int argc, char **argv)
+{
+	if (operands_skipped) {
+		swap_blocks(argv, element - operands_skipped, element, optind);
+	}
+	while (optind < argc && is_operand(argv[optind])) {
+		optind++;
+		operands_skipped++;
+	}
+	if (optind < argc && strcmp(argv[optind], "--") == 0) {
+		/* "--" goes before the operands, which then run to the end. */
+		swap_blocks(argv, optind - operands_skipped, optind, optind + 1);
+		optind++;
+		optind -= operands_skipped;
+		operands_skipped = 0;
+		return -1;
+	}
+	if (optind == argc) {
+		optind -= operands_skipped;
+		operands_skipped = 0;
+		return -1;
+	}
+	element = optind;
+	return optind++;
+}
+
+static int short_option(int argc, char **argv, const char *optstring)
+{
+	int c = (unsigned char)*cluster++;
+	const char *spec = c == ':' ? NULL : strchr(optstring, c);
+
+	if (!spec)
+		bb_error_msg_and_usage("invalid option -- '%c'", c);
+	if (spec[1] == ':') {
+		if (*cluster)
+			optarg = cluster;
+		else if (optind < argc)
+			optarg = argv[optind++];
+		else
+			bb_error_msg_and_usage("option requires an argument -- '%c'", c);
+		cluster = NULL;
+	} else if (*cluster == '\0') {
+		cluster = NULL;
+	}
+	return c;
+}
+
+static int same_meaning(const struct option *a, const struct option *b)
+{
+	return a->has_arg == b->has_arg && a->val == b->val;
+}
+
+/* GNU's message for an abbreviation of several different options: the
+ * candidates in table order, first found first. */
+BB_NORETURN static void ambiguous(const char *word,
+				  const struct option *longopts,
+				  const struct option *first, size_t len)
+{
+	char list[512];
+	size_t used = 0;
+	const struct option *o;
+
+	for (o = longopts; o->name && used < sizeof(list); o++)
+		if (strncmp(o->name, word, len) == 0
+		    && (o == first || !same_meaning(o, first)))
+			used += bb_format(list + used, sizeof(list) - used,
+					  " '--%s'", o->name);
+	bb_error_msg_and_usage("option '--%s' is ambiguous; possibilities:%s",
+			       word, list);
+}
+
+/* The table entry that the name word[0..len) chooses. */
+static const struct option *find_long(const char *word, size_t len,
+				      const struct option *longopts)
+{
+	const struct option *o, *found = NULL;
+	int unclear = 0;
+
+	for (o = longopts; o->name; o++) {
+		if (strncmp(o->name, word, len) != 0)
+			continue;
+		if (o->name[len] == '\0')
+			return o;
+		if (!found)
+			found = o;
+		else if (!same_meaning(o, found))
+			unclear = 1;
+	}
+	if (!found)
+		bb_error_msg_and_usage("unrecognized option '--%s'", word);
+	if (unclear)
+		ambiguous(word, longopts, found, len);
+	return found;
+}
+
+static int long_option(int argc, char **argv, const char *word,
+		       const struct option *longopts)
+{
+	const char *equals = strchr(word, '=');
+	size_t len = equals ? (size_t)(equals - word) : strlen(word);
+	const struct option *o = find_long(word, len, longopts);
+
+	if (o->has_arg == no_argument && equals)
+		bb_error_msg_and_usage("option '--%s' doesn't allow an argument",
+				       o->name);
+	if (o->has_arg == required_argument) {
+		if (equals)
+			optarg = (char *)equals + 1;
+		else if (optind < argc)
+			optarg = argv[optind++];
+		else
+			bb_error_msg_and_usage("option '--%s' requires an argument",
+					       o->name);
+	}
+	if (o->val == BB_OPT_HELP) {
 		bb_print_usage();
 		exit(EXIT_SUCCESS);
 	}
-	return c;
+	return o->val;
+}
+
+int bb_getopt(int argc, char **argv, const char *optstring,
+	      const struct option *longopts)
+{
+	if (optstring[0] == ':')
+		optstring++;
+	if (!cluster) {
+		int at = next_option_word(argc, argv);
+
+		if (at < 0)
+			return -1;
+		if (argv[at][1] == '-')
+			return long_option(argc, argv, argv[at] + 2, longopts);
+		cluster = argv[at] + 1;
+	}
+	return short_option(argc, argv, optstring);
 }

@@ -430,11 +430,13 @@ int copy_fd_rw(int in_fd, int out_fd, uint64_t limit, struct lazy_buffer *buf,
 /* ---- options (getopt.c) --------------------------------------------- */
 
 struct option;
-/* getopt_long (which permutes, as GNU's) with GNU's messages: an unknown
- * option or a missing argument prints "invalid option -- 'x'" (or the
- * long form), then bb_error_msg_and_usage's "Try ..." line, and exits with
+/* Our own getopt_long (GNU's rules, permuting: afterwards the operands
+ * are argv[optind..], in order) with GNU's messages: an unknown option
+ * or a missing argument prints "invalid option -- 'x'" (or the long
+ * form), then bb_error_msg_and_usage's "Try ..." line, and exits with
  * xfunc_error_retval.  A long option whose value is BB_OPT_HELP prints
- * the usage and exits 0.  optstring must start with ':'. */
+ * the usage and exits 0.  The flag field of longopts is not used, nor
+ * optional arguments; a leading ':' in optstring is allowed. */
 enum { BB_OPT_HELP = 0x100 };
 int bb_getopt(int argc, char **argv, const char *optstring,
 	      const struct option *longopts);
