@@ -96,7 +96,7 @@ static int parse_offset(const char *s, const char *end, uint64_t *result)
 	uint64_t v = 0, mult = 1;
 	const char *p = s, *digits;
 
-	while (p < end && (*p == ' ' || (*p >= '\t' && *p <= '\r')))
+	while (p < end && bb_is_space(*p))
 		p++;
 	if (p < end && *p == '+')
 		p++;

@@ -61,14 +61,14 @@ static void parse_size_arg(struct truncate_opts *t, const char *arg)
 	uint64_t v;
 	enum parse_size_result r;
 
-	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+	while (bb_is_space(*p))
 		p++;
 	t->mode = RM_SET;
 	if (*p && (m = strchr(modes, *p)) != NULL) {
 		t->mode = (enum rel_mode)(RM_MAX + (m - modes));
 		p++;
 	}
-	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+	while (bb_is_space(*p))
 		p++;
 	num = p;                        /* the messages quote from here */
 	if (*p == '+' || *p == '-') {
@@ -80,7 +80,7 @@ static void parse_size_arg(struct truncate_opts *t, const char *arg)
 	}
 	/* One sign, right before the digits ("- 3" and "+-3" are invalid). */
 	r = PARSE_SIZE_INVALID;
-	if (*p != '+' && *p != '-' && *p != ' ' && !(*p >= '\t' && *p <= '\r'))
+	if (*p != '+' && *p != '-' && !bb_is_space(*p))
 		r = parse_number(p, truncate_suffixes,
 				 (uint64_t)INT64_MAX + (negative ? 1 : 0), &v);
 	if (r != PARSE_SIZE_OK)

@@ -168,6 +168,9 @@ struct size_suffix {
 /* GNU dd's suffixes: c w b, k K M G T P E Z Y R Q. */
 extern const struct size_suffix dd_size_suffixes[];
 
+/* isspace() of the C locale, as strtoumax skips it before a number. */
+bool bb_is_space(char c);
+
 enum parse_size_result {
 	PARSE_SIZE_OK = 0,
 	PARSE_SIZE_INVALID,     /* not a number */
@@ -467,15 +470,15 @@ enum { CACHE_WINDOW = 8 << 20 };
 
 struct cache_dropper {
 	int fd;
-	int writing;
+	bool writing;
 	uint64_t start;         /* where the copy began */
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, int writing,
+void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
 			uint64_t offset);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
-int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, int to_eof);
+int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 
 /* ---- time (time.c) ------------------------------------------------- */
 

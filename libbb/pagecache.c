@@ -35,7 +35,7 @@ static void write_back(int fd, uint64_t start, uint64_t len)
 			| SYNC_FILE_RANGE_WAIT_AFTER);
 }
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, int writing,
+void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
 			uint64_t offset)
 {
 	cd->fd = fd;
@@ -72,7 +72,7 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 	return 0;
 }
 
-int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, int to_eof)
+int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof)
 {
 	uint64_t len = 0;
 

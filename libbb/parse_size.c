@@ -45,12 +45,12 @@ const struct size_suffix dd_size_suffixes[] = {
 	{ 0, 0, 0 }
 };
 
-static int is_space(char c)
+bool bb_is_space(char c)
 {
 	return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-static int is_digit(char c)
+static bool is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -78,7 +78,7 @@ enum parse_size_result parse_size(const char *str,
 		uint64_t value = 0, mul = 1;
 		int ovf = 0, mul_ovf = 0;
 
-		while (is_space(*s))
+		while (bb_is_space(*s))
 			s++;
 		if (*s == '-')
 			return PARSE_SIZE_INVALID;

@@ -82,9 +82,9 @@ void setup_nocache(struct dd_run *run)
 	cache_state.output_on = (opt->output_flags & FLAG_NOCACHE)
 		&& has_page_cache(run->out.st.st_mode);
 	if (cache_state.input_on)
-		cache_dropper_init(&cache_state.input, run->in.fd, 0, run->tally.in_offset);
+		cache_dropper_init(&cache_state.input, run->in.fd, false, run->tally.in_offset);
 	if (cache_state.output_on)
-		cache_dropper_init(&cache_state.output, run->out.fd, 1, run->tally.out_offset);
+		cache_dropper_init(&cache_state.output, run->out.fd, true, run->tally.out_offset);
 	if ((opt->input_flags | opt->output_flags) & FLAG_NOCACHE)
 		run->cache = &cache_state;
 }

@@ -47,11 +47,15 @@ static void set_fd_flags(int fd, int add, const char *name)
 /*
  * open(2), kept off descriptors 0 to 2: with standard input closed, an
  * output file opened there would be read as the input (GNU keeps each
- * file on its own descriptor the same way).
+ * file on its own descriptor the same way).  Opening a fifo waits for
+ * the other side: a signal then is acted on, and the open tried again.
  */
-static int open_file(const char *name, int flags)
+static int open_file(struct dd_run *run, const char *name, int flags)
 {
-	int fd = open(name, flags, 0666);
+	int fd;
+
+	while ((fd = open(name, flags, 0666)) < 0 && errno == EINTR)
+		process_signals(run);
 
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
@@ -70,7 +74,7 @@ void open_input(struct dd_run *run)
 
 	if (opt->input_path) {
 		name = opt->input_path;
-		fd = open_file(name, O_RDONLY | opt->input_open_flags);
+		fd = open_file(run, name, O_RDONLY | opt->input_open_flags);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
@@ -128,9 +132,9 @@ void open_output(struct dd_run *run)
 		 * for it when seeking and falls back to write-only. */
 		fd = -1;
 		if (opt->seek_records)
-			fd = open_file(name, O_RDWR | flags);
+			fd = open_file(run, name, O_RDWR | flags);
 		if (fd < 0)
-			fd = open_file(name, O_WRONLY | flags);
+			fd = open_file(run, name, O_WRONLY | flags);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
