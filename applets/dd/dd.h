@@ -2,14 +2,14 @@
  * dd.h - what the parts of dd share.
  *
  * dd.c reads like an outline; each concern has one file, and calls only
- * go down this list (a file calls the files below it, never above):
+ * go down this list (a file calls the files below it, never above;
+ * scripts/layers.sh checks that no files call each other in a circle):
  *   dd.c        the outline: parse, open, plan, position, pick the
  *               mover, finish
  *   operands.c  argv -> struct dd_options, with every check GNU makes
  *   ends.c      opening the input and output; what each end is
  *   plan.c      every derived limit and the mover, from the operands
  *               and the ends alone (a pure function)
- *   buffers.c   mapping and growing the buffers the plan asks for
  *   position.c  skip= on the input, seek= on the output
  *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
  *   records.c   the record loop: read, convert, write
@@ -18,6 +18,7 @@
  *               partial-read warning
  *   output.c    the output block, each write (sparse, O_DIRECT tail),
  *               the tail of the file and the syncs
+ *   buffers.c   mapping and growing the buffers the plan asks for
  *   tally.c     the only writer of the counts and offsets, and tick():
  *               signals, progress and nocache, once per loop turn
  *   cache.c     iflag=/oflag=nocache
