@@ -77,6 +77,12 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	if (!overflow && wanted <= INT64_MAX
 	    && lseek(end->fd, (off_t)wanted, SEEK_CUR) >= 0) {
 		*bytes = 0;
+		/* GNU fstats an input it skipped with lseek, to find its
+		 * end, and gives up when that fails; here the output is not
+		 * even opened yet. */
+		if (input && end->stat_errno)
+			bb_errno_msg_and_die(end->stat_errno, "cannot fstat %s",
+					     quote_always(end->name));
 		/* An input ends where it ends: past it, stop there and say
 		 * so (skip_input). */
 		if (input && end->size_known && offset <= end->size
