@@ -53,17 +53,25 @@ static void check_options(const struct dd_options *o)
 		   || (o->cbs == 0));
 }
 
-/* records × block + bytes, as a wide product: no overflow possible. */
-static unsigned __int128 wide_bytes(uint64_t records, uint64_t block, uint64_t bytes)
+/* records × block + bytes by division, independently of plan.c's
+ * overflow builtins: false when it does not fit in 64 bits. */
+static bool product(uint64_t records, uint64_t block, uint64_t bytes,
+		    uint64_t *result)
 {
-	return (unsigned __int128)records * block + bytes;
+	if (records && block > UINT64_MAX / records)
+		return false;
+	if (records * block > UINT64_MAX - bytes)
+		return false;
+	*result = records * block + bytes;
+	return true;
 }
 
 static void check_plan(const struct dd_options *o, uint64_t file_size)
 {
 	struct dd_run run;
 	struct io_end out;
-	unsigned __int128 skip, seek, count;
+	uint64_t skip = 0, seek = 0, count = 0;
+	bool skip_fits, seek_fits, count_fits;
 	uint64_t start, want;
 
 	memset(&run, 0, sizeof(run));
@@ -77,14 +85,15 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 	plan_input(&run.plan, o, &run.in);
 
 	/* Every product exact, or flagged as too large. */
-	skip = wide_bytes(o->skip_records, o->ibs, o->skip_bytes);
-	FUZZ_CHECK(run.plan.skip_overflow == (skip > UINT64_MAX));
-	FUZZ_CHECK(run.plan.skip_overflow || run.plan.skip_offset == skip);
-	seek = wide_bytes(o->seek_records, o->obs, o->seek_bytes);
-	FUZZ_CHECK(run.plan.seek_too_large == (seek > INT64_MAX));
-	FUZZ_CHECK(run.plan.seek_too_large || run.plan.seek_offset == seek);
-	count = wide_bytes(o->max_records, o->ibs, o->max_bytes);
-	if (o->max_records == UINT64_MAX || count >= UINT64_MAX)
+	skip_fits = product(o->skip_records, o->ibs, o->skip_bytes, &skip);
+	FUZZ_CHECK(run.plan.skip_overflow == !skip_fits);
+	FUZZ_CHECK(!skip_fits || run.plan.skip_offset == skip);
+	seek_fits = product(o->seek_records, o->obs, o->seek_bytes, &seek)
+		&& seek <= INT64_MAX;
+	FUZZ_CHECK(run.plan.seek_too_large == !seek_fits);
+	FUZZ_CHECK(!seek_fits || run.plan.seek_offset == seek);
+	count_fits = product(o->max_records, o->ibs, o->max_bytes, &count);
+	if (o->max_records == UINT64_MAX || !count_fits)
 		FUZZ_CHECK(run.plan.count_bytes == UINT64_MAX);
 	else
 		FUZZ_CHECK(run.plan.count_bytes == count);
@@ -92,8 +101,8 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 		   == (!o->bs_given || o->ibs != o->obs || o->reshaping));
 
 	/* What one read can need: ibs, bounded by the file and count=. */
-	start = skip + run.in.offset > UINT64_MAX ? UINT64_MAX
-		: (uint64_t)(skip + run.in.offset);
+	start = !skip_fits || skip > UINT64_MAX - run.in.offset ? UINT64_MAX
+		: skip + run.in.offset;
 	want = o->ibs;
 	if (!(o->conv & CONV_SYNC)) {
 		uint64_t left = start < file_size ? file_size - start : 0;
