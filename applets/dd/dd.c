@@ -191,7 +191,9 @@ int dd_main(int argc, char **argv)
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 
-	if (run.plan.mover == MOVER_RECORDS || !copy_zerocopy(&run))
+	/* (ENABLE_ first: without zero-copy its code is not linked in.) */
+	if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS
+	    || !copy_zerocopy(&run))
 		stop = copy_records(&run);
 	finish_copy(&run, stop);
 
