@@ -46,10 +46,12 @@ static bool retry_after(struct dd_run *run)
  * fills the next (filling it whole makes the two take turns).  A 64 KiB
  * pipe measured best filled whole.
  */
+enum { WHOLE_PIPE_STEP = 64 << 10 };
+
 static size_t pipe_step_size(const struct io_end *out)
 {
-	if (out->pipe_capacity < 4 * 65536)
-		return 65536;
+	if (out->pipe_capacity / 4 < WHOLE_PIPE_STEP)
+		return WHOLE_PIPE_STEP;
 	return out->pipe_capacity / 4;
 }
 
