@@ -11,7 +11,7 @@
 
 enum {
 	RW_CHUNK = 128 << 10,           /* GNU cat's and head's io_blksize */
-	ENGINE_CHUNK = 1 << 30,         /* one zero-copy step moves this at most */
+	ZEROCOPY_STEP = 1 << 30,         /* one zero-copy step moves this at most */
 };
 
 /* The read size: RW_CHUNK, bounded by limit and, for a regular file, by
@@ -105,7 +105,7 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 	/* Zero-copy until it stops; read/write then takes over where it
 	 * stopped (libbb.h: the rule for callers). */
 	while (limit) {
-		size_t len = limit < ENGINE_CHUNK ? (size_t)limit : ENGINE_CHUNK;
+		size_t len = limit < ZEROCOPY_STEP ? (size_t)limit : ZEROCOPY_STEP;
 		ssize_t n = copy_channel_step(&ch, len);
 
 		if (n > 0) {
