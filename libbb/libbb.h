@@ -466,17 +466,20 @@ size_t visible_char(char *buf, unsigned char c);
  * touched: from that offset to end, or to the end of the file (to_eof).
  * Each call returns 0, or -1 with errno when posix_fadvise failed.
  */
-enum { CACHE_WINDOW = 8 << 20 };
+/* Windows are CACHE_WINDOW; a slow device (a card, a stick) is better
+ * written behind in DEVICE_CACHE_WINDOW: less waits in the final flush. */
+enum { CACHE_WINDOW = 8 << 20, DEVICE_CACHE_WINDOW = 4 << 20 };
 
 struct cache_dropper {
 	int fd;
 	bool writing;
+	uint64_t window;        /* a multiple of 2 MiB */
 	uint64_t start;         /* where the copy began */
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
 void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
-			uint64_t offset);
+			uint64_t offset, uint64_t window);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 

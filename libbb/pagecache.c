@@ -36,36 +36,37 @@ static void write_back(int fd, uint64_t start, uint64_t len)
 }
 
 void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
-			uint64_t offset)
+			uint64_t offset, uint64_t window)
 {
 	cd->fd = fd;
 	cd->writing = writing;
 	cd->start = offset;
+	cd->window = window;
 	/* The first window that starts at or after offset; the part of the
 	 * window before it is left to cache_dropper_finish. */
-	cd->next_window = (offset + CACHE_WINDOW - 1) / CACHE_WINDOW * CACHE_WINDOW;
+	cd->next_window = (offset + window - 1) / window * window;
 }
 
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 {
-	while (cd->next_window + CACHE_WINDOW <= offset) {
+	while (cd->next_window + cd->window <= offset) {
 		uint64_t window = cd->next_window;
 
-		cd->next_window += CACHE_WINDOW;
+		cd->next_window += cd->window;
 		if (!cd->writing) {
-			if (drop_range(cd->fd, window, CACHE_WINDOW) != 0)
+			if (drop_range(cd->fd, window, cd->window) != 0)
 				return -1;
 			continue;
 		}
 		/* Start writeback of the window just filled... */
-		sync_file_range(cd->fd, (off_t)window, CACHE_WINDOW,
+		sync_file_range(cd->fd, (off_t)window, cd->window,
 				SYNC_FILE_RANGE_WRITE);
 		/* ...then wait for the one before it, now clean, and drop it,
 		 * unless it began before the copy did. */
-		if (window >= cd->start + CACHE_WINDOW) {
-			window -= CACHE_WINDOW;
-			write_back(cd->fd, window, CACHE_WINDOW);
-			if (drop_range(cd->fd, window, CACHE_WINDOW) != 0)
+		if (window >= cd->start + cd->window) {
+			window -= cd->window;
+			write_back(cd->fd, window, cd->window);
+			if (drop_range(cd->fd, window, cd->window) != 0)
 				return -1;
 		}
 	}

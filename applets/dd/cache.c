@@ -82,9 +82,13 @@ void setup_nocache(struct dd_run *run)
 	cache_state.output_on = (opt->output_flags & FLAG_NOCACHE)
 		&& has_page_cache(run->out.st.st_mode);
 	if (cache_state.input_on)
-		cache_dropper_init(&cache_state.input, run->in.fd, false, run->tally.in_offset);
+		cache_dropper_init(&cache_state.input, run->in.fd, false,
+				   run->tally.in_offset, CACHE_WINDOW);
 	if (cache_state.output_on)
-		cache_dropper_init(&cache_state.output, run->out.fd, true, run->tally.out_offset);
+		cache_dropper_init(&cache_state.output, run->out.fd, true,
+				   run->tally.out_offset,
+				   S_ISBLK(run->out.st.st_mode) ? DEVICE_CACHE_WINDOW
+				   : CACHE_WINDOW);
 	if ((opt->input_flags | opt->output_flags) & FLAG_NOCACHE)
 		run->cache = &cache_state;
 }
