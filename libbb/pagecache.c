@@ -59,7 +59,7 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 			continue;
 		}
 		/* Start writeback of the window just filled... */
-		sync_file_range(cd->fd, (off_t)window, cd->window,
+		sync_file_range(cd->fd, (off_t)window, (off_t)cd->window,
 				SYNC_FILE_RANGE_WRITE);
 		/* ...then wait for the one before it, now clean, and drop it,
 		 * unless it began before the copy did. */
