@@ -125,6 +125,8 @@ struct dd_plan {
 	uint64_t ibuf_size;        /* the input buffer to map first */
 	uint64_t obuf_size;        /* the output buffer to map first */
 	bool warn_partial_read;    /* GNU's "suggest iflag=fullblock" */
+	bool record_steps;         /* records larger than ibuf move a step
+				    * at a time (records.c) */
 
 	enum dd_mover mover;
 	enum copy_path path;       /* the zero-copy path, for the movers */
@@ -202,6 +204,9 @@ struct dd_run {
 					  * yet written out: the zero-copy
 					  * mover hands it to the record loop */
 	ssize_t prev_read;               /* the previous read (input.c) */
+	/* A record read in steps is one read to GNU's partial-read rules:
+	 * its size, and the bytes of it in so far (input.c). */
+	size_t steps_whole, steps_before;
 	bool warn_partial_read;          /* still to be given (input.c) */
 
 	struct dd_tally tally;
@@ -270,11 +275,17 @@ bool next_record_size(const struct dd_run *run, size_t *size);
 ssize_t read_record(struct dd_run *run, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
+/* The reads that follow are steps of one record of whole bytes, before
+ * of which are in (records.c); whole 0 ends that. */
+void read_steps_at(struct dd_run *run, size_t whole, size_t before);
 
 /* output.c */
 /* Write len bytes (GNU's iwrite): returns how many were written; fewer
  * than len with errno set. */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
+/* The same for a step of a large record, which is never its short last
+ * block (records.c). */
+size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
 /* Append bytes to the output block, writing each full obs block as it
  * fills (two_buffers only).  A write that fails is reported and sets
  * run->output_failed; staging then stops. */
@@ -292,6 +303,8 @@ void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_write_begun(struct dd_run *run, size_t written);
 void tally_carry_ends(struct dd_run *run);
+void tally_step_read(struct dd_run *run, size_t n);
+void tally_step_written(struct dd_run *run, size_t n);
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
 void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
 void tally_truncated_record(struct dd_run *run);
@@ -302,6 +315,8 @@ void tally_set_output_offset(struct dd_run *run, uint64_t offset);
 /* Once per loop turn (and per interrupted syscall): act on signals,
  * print the progress line, let nocache drop what was passed. */
 void tick(struct dd_run *run);
+/* The same, less the signals: between the steps of a record. */
+void tick_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);

@@ -27,12 +27,32 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	return true;
 }
 
+void read_steps_at(struct dd_run *run, size_t whole, size_t before)
+{
+	run->steps_whole = whole;
+	run->steps_before = before;
+}
+
+/* The size GNU's one read would have asked for. */
+static size_t read_size_as_one(const struct dd_run *run, size_t size)
+{
+	return run->steps_whole ? run->steps_whole : size;
+}
+
+/* Did the previous read come back short, so that this one (the first of
+ * a record) follows a short read? */
+static bool follows_short_read(const struct dd_run *run, size_t size)
+{
+	return !run->steps_before && run->prev_read > 0
+		&& (size_t)run->prev_read < read_size_as_one(run, size);
+}
+
 /* GNU's warning when a short read is followed by another read, in the
- * cases where that changes the outcome (plan.c says which). */
+ * cases where that changes the outcome (plan.c says which).  A record
+ * read in steps counts as one read. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 {
-	if (n > 0 && run->warn_partial_read && run->prev_read > 0
-	    && (size_t)run->prev_read < size) {
+	if (n > 0 && run->warn_partial_read && follows_short_read(run, size)) {
 		if (run->opt->status != STATUS_NONE)
 			bb_error_msg("warning: partial read (%lld byte%s);"
 				     " suggest iflag=fullblock",
@@ -40,7 +60,7 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 				     run->prev_read == 1 ? "" : "s");
 		run->warn_partial_read = false;
 	}
-	run->prev_read = n;
+	run->prev_read = n < 0 ? n : (ssize_t)run->steps_before + n;
 }
 
 /* One read(2), as GNU's iread. */
@@ -57,7 +77,7 @@ static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
 	/* O_DIRECT reads past a short final block can fail with EINVAL:
 	 * that is end of file. */
 	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
-	    && run->prev_read > 0 && (size_t)run->prev_read < size)
+	    && follows_short_read(run, size))
 		n = 0;
 	note_read_size(run, n, size);
 	return n;
@@ -94,7 +114,7 @@ ssize_t read_record(struct dd_run *run, size_t size)
 		/* The buffer is full but the record is not.  A pipe can't
 		 * return more than its capacity in one read, so one read of
 		 * the full size would have stopped here too. */
-		if (!fullblock && !run->in.size_known)
+		if (!fullblock && !io_end_reads_fully(&run->in))
 			break;
 		grow_input_buffer(run, got + 1);
 	}

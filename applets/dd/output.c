@@ -31,13 +31,19 @@ static void drop_direct_for_last_block(struct dd_run *run)
 	run->sync_at_end = true;
 }
 
+/* A block is short when its bytes, with those of it the steps or the
+ * zero-copy mover wrote before, are fewer than obs. */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	size_t done = 0;
-
-	if ((run->opt->output_open_flags & O_DIRECT) && len < run->opt->obs
-	    && !run->sync_at_end)
+	if ((run->opt->output_open_flags & O_DIRECT)
+	    && run->tally.carry_out + len < run->opt->obs && !run->sync_at_end)
 		drop_direct_for_last_block(run);
+	return write_step(run, data, len);
+}
+
+size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
+{
+	size_t done = 0;
 
 	run->final_op_was_seek = false;
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)

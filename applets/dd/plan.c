@@ -13,6 +13,10 @@
  * So `dd if=small.img bs=1G` maps a page, not a gigabyte.  A bound that
  * turns out wrong (a file that grows, iflag=fullblock on a pipe) makes
  * the buffer grow (buffers.c).
+ *
+ * A record larger than RECORD_STEP from an input whose reads are short
+ * only at its end is moved a step at a time (records.c), so that
+ * `dd if=/dev/sda of=/dev/sdb bs=1G` fits on a board with 64 MiB.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -67,6 +71,28 @@ static uint64_t input_total_bound(const struct dd_plan *plan,
 	return bound;
 }
 
+/*
+ * The largest piece of a record read or written at once.  Large enough
+ * that a step costs no more per byte than one large read (the bench's
+ * bs=1M rows are at the plateau), small enough for a board with 32 MiB.
+ */
+enum { RECORD_STEP = 4 << 20 };
+
+/* Can a record be moved in steps with the same outcome as one read and
+ * one write?  One buffer (each read written as it came), nothing that
+ * looks at the whole record (conv=sync pads it, noerror skips it, sparse
+ * tests it for zeros), and an input of known size, so that reading a
+ * record in steps returns what one read would.  (Not /dev/zero: there
+ * bs=1E count=1 must stay GNU's "memory exhausted", not an endless
+ * copy.) */
+static bool records_may_step(const struct dd_options *opt,
+			     const struct io_end *in)
+{
+	return opt->bs_given && opt->ibs == opt->obs && !opt->reshaping
+		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE))
+		&& in->size_known;
+}
+
 void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 		const struct io_end *in)
 {
@@ -92,6 +118,9 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 		if (in->pipe_capacity)
 			plan->ibuf_size = min_u64(plan->ibuf_size, in->pipe_capacity);
 	}
+	plan->record_steps = records_may_step(opt, in);
+	if (plan->record_steps)
+		plan->ibuf_size = min_u64(plan->ibuf_size, RECORD_STEP);
 
 	/* GNU stages output separately when records are reshaped, blocks
 	 * differ in size, or bs= was not given (then reads are gathered
@@ -158,7 +187,13 @@ static bool per_record_pays(const struct dd_options *opt,
 void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out)
 {
-	bool coalesce = in->size_known || is_dev_zero(&in->st);
+	bool coalesce = io_end_reads_fully(in);
+
+	/* A record's steps are separate writes: fine where writes only add
+	 * bytes (not on a tape, where each write is a block). */
+	if (!(S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
+	      || S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st)))
+		plan->record_steps = false;
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;

@@ -86,6 +86,65 @@ static bool write_record(struct dd_run *run, size_t len)
 	return true;
 }
 
+/*
+ * A write of a step failed, after `written` of its `len` bytes.  GNU
+ * read the whole record before writing any of it: count it in as that
+ * read would have returned it (to the record's end or the input's), and
+ * out as a write that failed part-way.
+ */
+static void step_write_failed(struct dd_run *run, size_t len, size_t written,
+			      size_t rest)
+{
+	const struct io_end *in = &run->in;
+	uint64_t offset = run->tally.in_offset;
+
+	if (in->size_known)
+		rest = (size_t)min_u64(rest, in->size > offset ? in->size - offset : 0);
+	tally_read(run, rest);
+	tally_write(run, written, len);
+	bb_perror_msg("error writing %s", quote_always(run->out.name));
+}
+
+/*
+ * A record larger than the buffer (plan.c's RECORD_STEP) is read and
+ * written a buffer at a time.  The input is a file or block device, so
+ * the steps return what one read of the record would, and memory stays
+ * at one step.  The last piece is left in ibuf, as read_record
+ * leaves a whole record; what the steps moved is the tally's carry, and
+ * *size becomes what the last read asked for.  Returns that piece's
+ * length, 0 at the end, -1 with errno, or STEP_WRITE_FAILED (reported).
+ */
+enum { STEP_WRITE_FAILED = -2 };
+
+static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
+{
+	size_t step = run->ibuf.capacity, whole = *size;
+	ssize_t n;
+
+	for (;;) {
+		size_t want = *size < step ? *size : step;
+		size_t written;
+
+		read_steps_at(run, whole, whole - *size);
+		n = read_record(run, want);
+		if (want == *size || n < 0 || (size_t)n < want)
+			break;
+		/* A full step, and more of the record to come. */
+		tally_step_read(run, want);
+		written = write_step(run, run->ibuf.data, want);
+		if (written != want) {
+			step_write_failed(run, want, written, *size - want);
+			n = STEP_WRITE_FAILED;
+			break;
+		}
+		tally_step_written(run, want);
+		*size -= want;
+		tick_within_record(run);
+	}
+	read_steps_at(run, 0, 0);
+	return n;
+}
+
 enum dd_stop copy_records(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -106,7 +165,12 @@ enum dd_stop copy_records(struct dd_run *run)
 		tick(run);
 		if (!next_record_size(run, &size))
 			break;
-		len = read_record(run, size);
+		if (run->plan.record_steps && size > run->ibuf.capacity)
+			len = read_record_in_steps(run, &size);
+		else
+			len = read_record(run, size);
+		if (len == STEP_WRITE_FAILED)
+			return STOP_WRITE_FAILED;
 		if (len <= 0)
 			tally_carry_ends(run);
 		if (len == 0)

@@ -66,6 +66,22 @@ void tally_write_begun(struct dd_run *run, size_t written)
 	run->tally.carry_out = written;
 }
 
+/* A step of a large record (records.c): n bytes of it read, or
+ * written; the record counts once it ends (tally_read, tally_write,
+ * tally_carry_ends). */
+void tally_step_read(struct dd_run *run, size_t n)
+{
+	run->tally.in_offset += n;
+	run->tally.carry_in += n;
+}
+
+void tally_step_written(struct dd_run *run, size_t n)
+{
+	run->tally.bytes_out += n;
+	run->tally.out_offset += n;
+	run->tally.carry_out += n;
+}
+
 /* A zero-copy step moved n bytes (from the input, unless it made them:
  * zeros). */
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
@@ -123,6 +139,13 @@ void tally_set_output_offset(struct dd_run *run, uint64_t offset)
 void tick(struct dd_run *run)
 {
 	process_signals(run);
+	tick_within_record(run);
+}
+
+/* Between the steps of a large record: signals wait for its end, as
+ * they would for one read and one write of it. */
+void tick_within_record(struct dd_run *run)
+{
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS)
 		maybe_print_progress(run);
 	if (ENABLE_FEATURE_DD_NOCACHE && run->cache) {
