@@ -62,6 +62,15 @@ bool io_end_is_nonblocking(const struct io_end *end)
 	return end->status_flags < 0 || (end->status_flags & O_NONBLOCK);
 }
 
+size_t pipe_bytes_held(const struct io_end *end)
+{
+	int held;
+
+	if (ioctl(end->fd, FIONREAD, &held) != 0 || held < 0)
+		return 0;
+	return (size_t)held;
+}
+
 void pipe_raise_capacity(struct io_end *end, size_t size)
 {
 	int now;

@@ -318,6 +318,8 @@ bool io_end_reads_fully(const struct io_end *end);
  * more would only pin kernel memory without making a splice faster. */
 enum { PIPE_MAX_CAPACITY = 1 << 20 };
 void pipe_raise_capacity(struct io_end *end, size_t size);
+/* The bytes a pipe holds now (FIONREAD), or 0. */
+size_t pipe_bytes_held(const struct io_end *end);
 
 /* ---- zero-copy (zerocopy.c) ---------------------------------------- */
 

@@ -110,6 +110,36 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 	return at_end;
 }
 
+/*
+ * A splice into a pipe moves only what fits there, where a read takes
+ * all the input holds, up to size: a record cut short while the input
+ * still holds bytes was cut by the output.  It goes on to what a read
+ * would have returned then, as a write of it would (blocking until the
+ * reader makes room).  Returns the record's length, or 0 with the part
+ * moved as the tally's carry when a fault stops it (the record loop
+ * meets the fault again).
+ */
+static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
+				size_t moved, size_t size)
+{
+	size_t held = pipe_bytes_held(&run->in);
+	size_t record = moved + (held < size - moved ? held : size - moved);
+
+	while (moved < record) {
+		ssize_t n = copy_channel_step(ch, record - moved);
+
+		if (n < 0 && retry_after(run))
+			continue;
+		if (n <= 0) {
+			tally_step_read(run, moved);
+			tally_step_written(run, moved);
+			return 0;
+		}
+		moved += (size_t)n;
+	}
+	return record;
+}
+
 /* Per record, straight from pipe to pipe or to /dev/null: one splice
  * is one record. */
 static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
@@ -126,6 +156,11 @@ static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 			continue;
 		if (n <= 0)
 			return false;   /* the end, or a fault: read tells */
+		if ((size_t)n < size && io_end_is_pipe(&run->out)) {
+			n = (ssize_t)finish_cut_record(run, ch, (size_t)n, size);
+			if (n == 0)
+				return false;
+		}
 		if ((size_t)n < size)
 			tick(run);      /* a signal may have cut it short */
 		note_read_size(run, n, size);
