@@ -202,8 +202,14 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out))
 		return;
 	plan->path = copy_choose_path(in, out);
-	if (plan->path == COPY_READ_WRITE
-	    || (io_end_is_pipe(out) && opt->obs <= PIPE_BUF))
+	/* Zeros into a pipe in writes of at most PIPE_BUF: each write is one
+	 * record, as the record loop writes it, without the read of
+	 * /dev/zero before it (which returns a full record: a signal can't
+	 * cut a read of a page or less short). */
+	if (plan->path == COPY_VMSPLICE_ZEROS && opt->obs <= PIPE_BUF)
+		plan->path = COPY_WRITE_ZEROS;
+	else if (plan->path == COPY_READ_WRITE
+		 || (io_end_is_pipe(out) && opt->obs <= PIPE_BUF))
 		return;
 	/* Empty, or procfs claiming a size: let read decide. */
 	if (in->size_known && input_start(plan, in) >= in->size)

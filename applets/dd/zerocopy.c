@@ -22,6 +22,7 @@
  * carry), or a record taken from a pipe but not written (run->pending).
  */
 #include <errno.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -83,8 +84,11 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 		step = CACHE_WINDOW;   /* keep the cache footprint bounded */
 	if (ch->path == COPY_WRITE_ZEROS && step > zeros->capacity)
 		step = zeros->capacity;
+	/* Into a pipe, writes of at most PIPE_BUF keep their size (POSIX
+	 * makes them atomic): one per record, as the record loop's. */
 	if (io_end_is_pipe(&run->out))
-		step = pipe_step_size(&run->out);
+		step = run->opt->obs <= PIPE_BUF ? (size_t)run->opt->obs
+			: pipe_step_size(&run->out);
 
 	for (;;) {
 		ssize_t n;
