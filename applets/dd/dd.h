@@ -106,6 +106,9 @@ enum dd_mover {
 			     * /dev/zero: their reads are short only at the
 			     * end) */
 	MOVER_PER_RECORD,   /* zero-copy, one step per record (a pipe) */
+	MOVER_READ_AHEAD,   /* a file into a pipe at obs <= PIPE_BUF: large
+			     * reads, one write per record; records follow
+			     * from the byte count */
 };
 
 /*

@@ -180,9 +180,11 @@ static bool per_record_pays(const struct dd_options *opt,
  *               (files, block devices, /dev/zero);
  *   per record  for a pipe input with bs= (each read may be short),
  *               where that pays;
- * the record loop otherwise, and where write sizes can be seen: pipes
- * when obs <= PIPE_BUF (POSIX promises atomic writes), and character
- * devices other than /dev/null (tapes), which have no zero-copy path.
+ *   read ahead  for a file into a pipe at obs <= PIPE_BUF, where the
+ *               writes must keep their size (below);
+ * the record loop otherwise: pipe inputs into pipes at obs <= PIPE_BUF
+ * (POSIX promises atomic writes), and character devices other than
+ * /dev/null (tapes), which have no zero-copy path.
  */
 void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out)
@@ -202,18 +204,28 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out))
 		return;
 	plan->path = copy_choose_path(in, out);
-	/* Zeros into a pipe in writes of at most PIPE_BUF: each write is one
-	 * record, as the record loop writes it, without the read of
-	 * /dev/zero before it (which returns a full record: a signal can't
-	 * cut a read of a page or less short). */
-	if (plan->path == COPY_VMSPLICE_ZEROS && opt->obs <= PIPE_BUF)
-		plan->path = COPY_WRITE_ZEROS;
-	else if (plan->path == COPY_READ_WRITE
-		 || (io_end_is_pipe(out) && opt->obs <= PIPE_BUF))
+	if (plan->path == COPY_READ_WRITE)
 		return;
 	/* Empty, or procfs claiming a size: let read decide. */
 	if (in->size_known && input_start(plan, in) >= in->size)
 		return;
+	/* Into a pipe, a reader sees the size of writes of at most PIPE_BUF
+	 * (each is atomic): they stay one per record, as the record loop's.
+	 * Only the reads before them go: zeros need none (a read of a page or
+	 * less from /dev/zero is never cut short), and a file is read ahead
+	 * in large reads, whose sizes nobody sees.  Only a file dd opened
+	 * itself: the offset of an inherited one may be shared, and a signal
+	 * that ends dd would leave it past what was written. */
+	if (io_end_is_pipe(out) && opt->obs <= PIPE_BUF) {
+		if (plan->path == COPY_VMSPLICE_ZEROS) {
+			plan->path = COPY_WRITE_ZEROS;
+			plan->mover = MOVER_COALESCED;
+		} else if (in->size_known && opt->input_path) {
+			plan->path = COPY_READ_WRITE;
+			plan->mover = MOVER_READ_AHEAD;
+		}
+		return;
+	}
 	if (coalesce)
 		plan->mover = MOVER_COALESCED;
 	else if (opt->bs_given && !(opt->input_flags & FLAG_FULLBLOCK)

@@ -66,7 +66,7 @@ static size_t pipe_step_size(const struct io_end *out)
  */
 static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch)
 {
-	if (ch->path == COPY_SPLICE_VIA_PIPE)
+	if (ch && ch->path == COPY_SPLICE_VIA_PIPE)
 		return ch->in_pipe == 0;
 	return run->in.size_known && run->tally.in_offset >= run->in.size;
 }
@@ -234,6 +234,67 @@ static bool record_may_exceed(const struct dd_run *run,
 }
 
 /*
+ * A file into a pipe at obs <= PIPE_BUF: a reader sees the size of each
+ * write, so they stay the record loop's, one of obs bytes per record;
+ * the reads, whose size nobody sees (a file returns all it is asked for
+ * until its end), are large.  Records follow from the byte count, as in
+ * a coalesced copy.  When the copy stops early, the bytes read ahead
+ * but not written are sought back over: the record loop, which takes
+ * over, reads on from what was written.
+ */
+enum { READ_AHEAD_SIZE = 64 << 10 };
+
+static bool copy_read_ahead(struct dd_run *run)
+{
+	size_t obs = (size_t)run->opt->obs;
+	size_t ahead = READ_AHEAD_SIZE / obs * obs, held = 0, at = 0;
+	uint64_t limit = run->plan.count_bytes, moved = 0;
+	struct lazy_buffer buf;
+	bool at_end = false;
+
+	if (lazy_buffer_alloc(&buf, ahead) != 0)
+		return false;
+	for (;;) {
+		ssize_t n;
+
+		tally_coalesced(run, moved, false);
+		tick(run);
+		if (moved >= limit) {
+			at_end = true;
+			break;
+		}
+		if (held == 0) {
+			n = read(run->in.fd, buf.data,
+				 (size_t)min_u64(limit - moved, ahead));
+			if (n < 0 && retry_after(run))
+				continue;
+			if (n <= 0) {
+				at_end = n == 0 && input_at_end(run, NULL);
+				break;
+			}
+			held = (size_t)n;
+			at = 0;
+		}
+		n = write(run->out.fd, buf.data + at, held < obs ? held : obs);
+		if (n > 0) {
+			at += (size_t)n;
+			held -= (size_t)n;
+			moved += (uint64_t)n;
+			tally_moved(run, (uint64_t)n, true);
+			continue;
+		}
+		if (n < 0 && retry_after(run))
+			continue;
+		break;
+	}
+	if (held)
+		lseek(run->in.fd, -(off_t)held, SEEK_CUR);
+	tally_coalesced(run, moved, at_end);
+	lazy_buffer_free(&buf);
+	return at_end;
+}
+
+/*
  * Where zeros come from.  Written: a never-written 1 MiB buffer, whose
  * pages map the shared zero page when read, so they cost no memory.
  * Vmspliced: a block of real zero pages (see ZERO_BLOCK_SIZE).
@@ -281,6 +342,8 @@ bool copy_zerocopy(struct dd_run *run)
 	bool done = false;
 
 	raise_pipes(run);
+	if (plan->mover == MOVER_READ_AHEAD)
+		return copy_read_ahead(run);
 	if ((plan->path == COPY_VMSPLICE_ZEROS || plan->path == COPY_WRITE_ZEROS)
 	    && !get_zeros(run, plan->path, &zeros))
 		return false;
