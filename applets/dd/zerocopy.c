@@ -71,6 +71,16 @@ static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch
 	return run->in.size_known && run->tally.in_offset >= run->in.size;
 }
 
+/* Each turn of a coalesced copy: the records so far, the housekeeping,
+ * and whether count= is reached. */
+static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
+			       uint64_t limit)
+{
+	tally_coalesced(run, moved, false);
+	tick(run);
+	return moved >= limit;
+}
+
 static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 			   const struct lazy_buffer *zeros)
 {
@@ -93,9 +103,7 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 	for (;;) {
 		ssize_t n;
 
-		tally_coalesced(run, moved, false);
-		tick(run);
-		if (moved >= limit) {
+		if (turn_reaches_count(run, moved, limit)) {
 			at_end = true;
 			break;
 		}
@@ -257,9 +265,7 @@ static bool copy_read_ahead(struct dd_run *run)
 	for (;;) {
 		ssize_t n;
 
-		tally_coalesced(run, moved, false);
-		tick(run);
-		if (moved >= limit) {
+		if (turn_reaches_count(run, moved, limit)) {
 			at_end = true;
 			break;
 		}
