@@ -106,9 +106,10 @@ enum dd_mover {
 			     * /dev/zero: their reads are short only at the
 			     * end) */
 	MOVER_PER_RECORD,   /* zero-copy, one step per record (a pipe) */
-	MOVER_READ_AHEAD,   /* a file into a pipe at obs <= PIPE_BUF: large
-			     * reads, one write per record; records follow
-			     * from the byte count */
+	MOVER_READ_AHEAD,   /* a file dd opened, into a pipe at obs <=
+			     * PIPE_BUF or a file with conv=sparse: large
+			     * reads, the writes as the record loop's;
+			     * records follow from the byte count */
 };
 
 /*

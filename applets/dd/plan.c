@@ -136,13 +136,35 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 	}
 }
 
-/* A copy is plain when nothing looks at the bytes. */
-static bool is_plain_copy(const struct dd_options *opt)
+/* A copy is plain when nothing looks at the bytes; sparse_ok lets
+ * conv=sparse through, which looks at them only to seek over zeros. */
+static bool is_plain(const struct dd_options *opt, bool sparse_ok)
 {
-	return !opt->reshaping
-		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE | CONV_SWAB))
+	unsigned looking = CONV_SYNC | CONV_NOERROR | CONV_SWAB
+		| (sparse_ok ? 0 : CONV_SPARSE);
+
+	return !opt->reshaping && !(opt->conv & looking)
 		&& opt->ibs == opt->obs
 		&& !((opt->input_open_flags | opt->output_open_flags) & O_DIRECT);
+}
+
+/*
+ * Reading ahead (large reads from a file whose reads are full until its
+ * end) pays where the writes must stay small: into a pipe at obs <=
+ * PIPE_BUF, and into a file with conv=sparse, where each block is
+ * written or sought over (runs of either kind go as one call).  Only a
+ * file dd opened itself: an inherited descriptor's offset may be shared,
+ * and a signal that ends dd would leave it past what was written.
+ */
+static bool read_ahead_pays(const struct dd_options *opt,
+			    const struct io_end *in, const struct io_end *out)
+{
+	if (!in->size_known || !opt->input_path)
+		return false;
+	if (opt->conv & CONV_SPARSE)
+		return ENABLE_FEATURE_DD_CONV && S_ISREG(out->st.st_mode)
+			&& is_plain(opt, true);
+	return io_end_is_pipe(out) && opt->obs <= PIPE_BUF && is_plain(opt, false);
 }
 
 /*
@@ -181,7 +203,8 @@ static bool per_record_pays(const struct dd_options *opt,
  *   per record  for a pipe input with bs= (each read may be short),
  *               where that pays;
  *   read ahead  for a file into a pipe at obs <= PIPE_BUF, where the
- *               writes must keep their size (below);
+ *               writes must keep their size, and into a file with
+ *               conv=sparse (read_ahead_pays);
  * the record loop otherwise: pipe inputs into pipes at obs <= PIPE_BUF
  * (POSIX promises atomic writes), and character devices other than
  * /dev/null (tapes), which have no zero-copy path.
@@ -199,30 +222,29 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
-	if (!ENABLE_FEATURE_ZEROCOPY || !is_plain_copy(opt)
-	    || in->stat_errno || out->stat_errno
+	if (!ENABLE_FEATURE_ZEROCOPY || in->stat_errno || out->stat_errno
 	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out))
-		return;
-	plan->path = copy_choose_path(in, out);
-	if (plan->path == COPY_READ_WRITE)
 		return;
 	/* Empty, or procfs claiming a size: let read decide. */
 	if (in->size_known && input_start(plan, in) >= in->size)
 		return;
+	if (read_ahead_pays(opt, in, out)) {
+		plan->mover = MOVER_READ_AHEAD;
+		return;
+	}
+	if (!is_plain(opt, false))
+		return;
+	plan->path = copy_choose_path(in, out);
+	if (plan->path == COPY_READ_WRITE)
+		return;
 	/* Into a pipe, a reader sees the size of writes of at most PIPE_BUF
 	 * (each is atomic): they stay one per record, as the record loop's.
-	 * Only the reads before them go: zeros need none (a read of a page or
-	 * less from /dev/zero is never cut short), and a file is read ahead
-	 * in large reads, whose sizes nobody sees.  Only a file dd opened
-	 * itself: the offset of an inherited one may be shared, and a signal
-	 * that ends dd would leave it past what was written. */
+	 * Zeros need no read before them: a read of a page or less from
+	 * /dev/zero is never cut short.  (Files are read ahead, above.) */
 	if (io_end_is_pipe(out) && opt->obs <= PIPE_BUF) {
 		if (plan->path == COPY_VMSPLICE_ZEROS) {
 			plan->path = COPY_WRITE_ZEROS;
 			plan->mover = MOVER_COALESCED;
-		} else if (in->size_known && opt->input_path) {
-			plan->path = COPY_READ_WRITE;
-			plan->mover = MOVER_READ_AHEAD;
 		}
 		return;
 	}

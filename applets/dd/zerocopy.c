@@ -11,6 +11,10 @@
  * Per record - the input is a pipe and bs= was given: each record is
  *   one step of up to ibs bytes, counted as the read would have been.
  *
+ * Read ahead - a file dd opened, where the writes must stay as the
+ *   record loop makes them (into a pipe at obs <= PIPE_BUF, or with
+ *   conv=sparse): large reads, records from the byte count.
+ *
  * Zero-copy only accelerates the record loop; it has no failure
  * semantics of its own.  Signals are waited out.  Anything else that
  * stops it - an error of either side, a step that moves
@@ -242,15 +246,48 @@ static bool record_may_exceed(const struct dd_run *run,
 }
 
 /*
- * A file into a pipe at obs <= PIPE_BUF: a reader sees the size of each
- * write, so they stay the record loop's, one of obs bytes per record;
- * the reads, whose size nobody sees (a file returns all it is asked for
- * until its end), are large.  Records follow from the byte count, as in
- * a coalesced copy.  When the copy stops early, the bytes read ahead
- * but not written are sought back over: the record loop, which takes
- * over, reads on from what was written.
+ * Read ahead (plan.c's read_ahead_pays): the reads, whose size nobody
+ * sees (a file returns all it is asked for until its end), are large;
+ * the writes stay as the record loop makes them.  Records follow from
+ * the byte count, as in a coalesced copy.  When the copy stops early,
+ * the bytes read ahead but not written are sought back over: the record
+ * loop, which takes over, reads on from what was written.
  */
 enum { READ_AHEAD_SIZE = 64 << 10 };
+
+/* How many of len bytes, from the start, are blocks of obs bytes that
+ * are all zeros, or all not (the last block may be short). */
+static size_t run_of_same_blocks(const unsigned char *data, size_t len,
+				 size_t obs)
+{
+	bool zeros = bb_is_all_zero(data, len < obs ? len : obs);
+	size_t run = 0;
+
+	while (run < len) {
+		size_t block = len - run < obs ? len - run : obs;
+
+		if (bb_is_all_zero(data + run, block) != zeros)
+			break;
+		run += block;
+	}
+	return run;
+}
+
+/* The next piece of what was read ahead: into a pipe, one record (a
+ * reader sees each write); with conv=sparse, a run of blocks that
+ * write_step seeks over or writes whole, as it would each block.
+ * Returns the bytes done, or -1 with errno. */
+static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
+				 size_t held)
+{
+	size_t obs = (size_t)run->opt->obs, run_len, done;
+
+	if (!(run->opt->conv & CONV_SPARSE))
+		return write(run->out.fd, data, held < obs ? held : obs);
+	run_len = run_of_same_blocks(data, held, obs);
+	done = write_step(run, data, run_len);
+	return done ? (ssize_t)done : -1;
+}
 
 static bool copy_read_ahead(struct dd_run *run)
 {
@@ -281,7 +318,7 @@ static bool copy_read_ahead(struct dd_run *run)
 			held = (size_t)n;
 			at = 0;
 		}
-		n = write(run->out.fd, buf.data + at, held < obs ? held : obs);
+		n = write_ahead_piece(run, buf.data + at, held);
 		if (n > 0) {
 			at += (size_t)n;
 			held -= (size_t)n;
