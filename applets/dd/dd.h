@@ -290,6 +290,9 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
 /* The same for a step of a large record, which is never its short last
  * block (records.c). */
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
+/* conv=sparse: seek over len bytes of zeros instead of writing them.
+ * False where the output can't seek (then they must be written). */
+bool seek_over_zeros(struct dd_run *run, size_t len);
 /* Append bytes to the output block, writing each full obs block as it
  * fills (two_buffers only).  A write that fails is reported and sets
  * run->output_failed; staging then stops. */

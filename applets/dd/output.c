@@ -41,20 +41,27 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 	return write_step(run, data, len);
 }
 
+bool seek_over_zeros(struct dd_run *run, size_t len)
+{
+	if (run->sparse_off)
+		return false;
+	if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
+		run->final_op_was_seek = true;
+		return true;
+	}
+	/* Not seekable: sparse was only advice. */
+	run->sparse_off = true;
+	return false;
+}
+
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	size_t done = 0;
 
 	run->final_op_was_seek = false;
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && bb_is_all_zero(data, len)) {
-		if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
-			run->final_op_was_seek = true;
-			return len;
-		}
-		/* Not seekable: sparse was only advice. */
-		run->sparse_off = true;
-	}
+	    && bb_is_all_zero(data, len) && seek_over_zeros(run, len))
+		return len;
 
 	while (done < len) {
 		ssize_t n = write(run->out.fd, data + done, len - done);

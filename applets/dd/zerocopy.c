@@ -253,20 +253,20 @@ static bool record_may_exceed(const struct dd_run *run,
  * the bytes read ahead but not written are sought back over: the record
  * loop, which takes over, reads on from what was written.
  */
-enum { READ_AHEAD_SIZE = 64 << 10 };
+enum { READ_AHEAD_SIZE = 256 << 10 };
 
 /* How many of len bytes, from the start, are blocks of obs bytes that
- * are all zeros, or all not (the last block may be short). */
+ * are all zeros (*zeros), or all not (the last block may be short). */
 static size_t run_of_same_blocks(const unsigned char *data, size_t len,
-				 size_t obs)
+				 size_t obs, bool *zeros)
 {
-	bool zeros = bb_is_all_zero(data, len < obs ? len : obs);
 	size_t run = 0;
 
+	*zeros = bb_is_all_zero(data, len < obs ? len : obs);
 	while (run < len) {
 		size_t block = len - run < obs ? len - run : obs;
 
-		if (bb_is_all_zero(data + run, block) != zeros)
+		if (run > 0 && bb_is_all_zero(data + run, block) != *zeros)
 			break;
 		run += block;
 	}
@@ -274,17 +274,20 @@ static size_t run_of_same_blocks(const unsigned char *data, size_t len,
 }
 
 /* The next piece of what was read ahead: into a pipe, one record (a
- * reader sees each write); with conv=sparse, a run of blocks that
- * write_step seeks over or writes whole, as it would each block.
- * Returns the bytes done, or -1 with errno. */
+ * reader sees each write); with conv=sparse, a run of blocks that is
+ * sought over or written whole, as each block would be.  Returns the
+ * bytes done, or -1 with errno. */
 static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
 				 size_t held)
 {
 	size_t obs = (size_t)run->opt->obs, run_len, done;
+	bool zeros;
 
 	if (!(run->opt->conv & CONV_SPARSE))
 		return write(run->out.fd, data, held < obs ? held : obs);
-	run_len = run_of_same_blocks(data, held, obs);
+	run_len = run_of_same_blocks(data, held, obs, &zeros);
+	if (zeros && seek_over_zeros(run, run_len))
+		return (ssize_t)run_len;
 	done = write_step(run, data, run_len);
 	return done ? (ssize_t)done : -1;
 }
@@ -292,7 +295,8 @@ static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
-	size_t ahead = READ_AHEAD_SIZE / obs * obs, held = 0, at = 0;
+	size_t ahead = obs < READ_AHEAD_SIZE ? READ_AHEAD_SIZE / obs * obs : obs;
+	size_t held = 0, at = 0;
 	uint64_t limit = run->plan.count_bytes, moved = 0;
 	struct lazy_buffer buf;
 	bool at_end = false;
