@@ -60,7 +60,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 
 	run->final_op_was_seek = false;
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && bb_is_all_zero(data, len) && seek_over_zeros(run, len))
+	    && !run->sparse_off && bb_is_all_zero(data, len)
+	    && seek_over_zeros(run, len))
 		return len;
 
 	while (done < len) {
