@@ -52,11 +52,6 @@ bool io_end_is_pipe(const struct io_end *end)
 	return S_ISFIFO(end->st.st_mode);
 }
 
-bool io_end_reads_fully(const struct io_end *end)
-{
-	return end->size_known || is_dev_zero(&end->st);
-}
-
 bool io_end_is_nonblocking(const struct io_end *end)
 {
 	return end->status_flags < 0 || (end->status_flags & O_NONBLOCK);

@@ -307,10 +307,6 @@ struct io_end {
 void io_end_learn(struct io_end *end, int fd, const char *name);
 bool io_end_is_pipe(const struct io_end *end);
 bool io_end_is_nonblocking(const struct io_end *end);
-/* Does a read return all it asks for until the end of the input (a
- * regular file, a block device, /dev/zero), short only at the end or
- * when a signal interrupts it? */
-bool io_end_reads_fully(const struct io_end *end);
 
 /* Raise a pipe's capacity to at least size bytes, at most
  * PIPE_MAX_CAPACITY (best effort), so one splice can move a whole

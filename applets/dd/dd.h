@@ -308,10 +308,9 @@ bool sync_output(struct dd_run *run);
 /* tally.c: the only writer of run->tally. */
 void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
-void tally_write_begun(struct dd_run *run, size_t written);
 void tally_carry_ends(struct dd_run *run);
-void tally_step_read(struct dd_run *run, size_t n);
-void tally_step_written(struct dd_run *run, size_t n);
+void tally_carry_read(struct dd_run *run, size_t n);
+void tally_carry_written(struct dd_run *run, size_t n);
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
 void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
 void tally_truncated_record(struct dd_run *run);

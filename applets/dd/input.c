@@ -114,7 +114,7 @@ ssize_t read_record(struct dd_run *run, size_t size)
 		/* The buffer is full but the record is not.  A pipe can't
 		 * return more than its capacity in one read, so one read of
 		 * the full size would have stopped here too. */
-		if (!fullblock && !io_end_reads_fully(&run->in))
+		if (!fullblock && !run->in.size_known)
 			break;
 		grow_input_buffer(run, got + 1);
 	}

@@ -212,7 +212,7 @@ static bool per_record_pays(const struct dd_options *opt,
 void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out)
 {
-	bool coalesce = io_end_reads_fully(in);
+	bool coalesce = in->size_known || is_dev_zero(&in->st);
 
 	/* A record's steps are separate writes: fine where writes only add
 	 * bytes (not on a tape, where each write is a block). */

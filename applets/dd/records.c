@@ -95,11 +95,10 @@ static bool write_record(struct dd_run *run, size_t len)
 static void step_write_failed(struct dd_run *run, size_t len, size_t written,
 			      size_t rest)
 {
-	const struct io_end *in = &run->in;
-	uint64_t offset = run->tally.in_offset;
+	uint64_t offset = run->tally.in_offset, size = run->in.size;
 
-	if (in->size_known)
-		rest = (size_t)min_u64(rest, in->size > offset ? in->size - offset : 0);
+	/* Steps only read files and block devices, whose size is known. */
+	rest = (size_t)min_u64(rest, size > offset ? size - offset : 0);
 	tally_read(run, rest);
 	tally_write(run, written, len);
 	bb_perror_msg("error writing %s", quote_always(run->out.name));
@@ -130,14 +129,14 @@ static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
 		/* A full step, and more of the record to come. */
-		tally_step_read(run, want);
+		tally_carry_read(run, want);
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
 			step_write_failed(run, want, written, *size - want);
 			n = STEP_WRITE_FAILED;
 			break;
 		}
-		tally_step_written(run, want);
+		tally_carry_written(run, want);
 		*size -= want;
 		tick_within_record(run);
 	}

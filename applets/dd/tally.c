@@ -57,25 +57,17 @@ void tally_carry_ends(struct dd_run *run)
 	t->carry_in = t->carry_out = 0;
 }
 
-/* The first bytes of a record (counted in) are out; the record loop
- * writes the rest. */
-void tally_write_begun(struct dd_run *run, size_t written)
-{
-	run->tally.bytes_out += written;
-	run->tally.out_offset += written;
-	run->tally.carry_out = written;
-}
-
-/* A step of a large record (records.c): n bytes of it read, or
- * written; the record counts once it ends (tally_read, tally_write,
+/* Part of a record, n more bytes of it, was read or written: a step of a
+ * large record, or what a zero-copy mover moved before it handed over.
+ * The record counts once it ends (tally_read, tally_write,
  * tally_carry_ends). */
-void tally_step_read(struct dd_run *run, size_t n)
+void tally_carry_read(struct dd_run *run, size_t n)
 {
 	run->tally.in_offset += n;
 	run->tally.carry_in += n;
 }
 
-void tally_step_written(struct dd_run *run, size_t n)
+void tally_carry_written(struct dd_run *run, size_t n)
 {
 	run->tally.bytes_out += n;
 	run->tally.out_offset += n;

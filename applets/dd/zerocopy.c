@@ -147,8 +147,8 @@ static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
 		if (n < 0 && retry_after(run))
 			continue;
 		if (n <= 0) {
-			tally_step_read(run, moved);
-			tally_step_written(run, moved);
+			tally_carry_read(run, moved);
+			tally_carry_written(run, moved);
 			return 0;
 		}
 		moved += (size_t)n;
@@ -228,7 +228,7 @@ static bool copy_records_via_pipe(struct dd_run *run, struct copy_channel *ch)
 			continue;
 		grow_input_buffer(run, ch->in_pipe);
 		run->pending = copy_channel_take_back(ch, run->ibuf.data);
-		tally_write_begun(run, written);
+		tally_carry_written(run, written);
 		return false;
 	}
 }
@@ -295,7 +295,10 @@ static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
-	size_t ahead = obs < READ_AHEAD_SIZE ? READ_AHEAD_SIZE / obs * obs : obs;
+	/* A whole number of blocks; a single block no larger than what the
+	 * input or count= can still give (plan.c's ibuf_size). */
+	size_t ahead = obs < READ_AHEAD_SIZE ? READ_AHEAD_SIZE / obs * obs
+		: (size_t)min_u64(obs, run->plan.ibuf_size);
 	size_t held = 0, at = 0;
 	uint64_t limit = run->plan.count_bytes, moved = 0;
 	struct lazy_buffer buf;
