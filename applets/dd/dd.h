@@ -13,6 +13,8 @@
  *   position.c  skip= on the input, seek= on the output
  *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
  *   records.c   the record loop: read, convert, write
+ *   batch.c     the record loop's batches: whole records a pipe
+ *               already holds, in one read and few writes
  *   conv.c      conversions: character tables, swab, block/unblock
  *   input.c     one record read: fullblock, O_DIRECT's end, the
  *               partial-read warning
@@ -131,6 +133,10 @@ struct dd_plan {
 	bool warn_partial_read;    /* GNU's "suggest iflag=fullblock" */
 	bool record_steps;         /* records larger than ibuf move a step
 				    * at a time (records.c) */
+	uint64_t batch_size;       /* the most a batch of whole records read
+				    * from a pipe may hold (batch.c); 0 for
+				    * none */
+	uint64_t batch_write;      /* the most one write of a batch carries */
 
 	enum dd_mover mover;
 	enum copy_path path;       /* the zero-copy path, for the movers */
@@ -212,6 +218,10 @@ struct dd_run {
 	 * its size, and the bytes of it in so far (input.c). */
 	size_t steps_whole, steps_before;
 	bool warn_partial_read;          /* still to be given (input.c) */
+	/* Batches (batch.c): their buffer, and how many records go one
+	 * by one before the pipe is looked at again. */
+	struct lazy_buffer batch_buf;
+	unsigned batch_wait, batch_backoff;
 
 	struct dd_tally tally;
 	struct dd_report_state report;
@@ -259,6 +269,20 @@ bool copy_zerocopy(struct dd_run *run);
 /* records.c */
 enum dd_stop copy_records(struct dd_run *run);
 
+/* batch.c (FEATURE_ZEROCOPY) */
+enum batch_result {
+	BATCH_NONE,          /* no batch now: read one record as usual */
+	BATCH_DONE,          /* a batch was moved and counted */
+	BATCH_WRITE_FAILED,  /* a record's write failed (reported) */
+	BATCH_BLOCK_FAILED,  /* a full output block failed (reported) */
+	BATCH_READ_FAILED,   /* the read failed (errno), as a record's
+			      * read that failed */
+	BATCH_INPUT_ENDED,   /* the read returned 0: end of input */
+};
+/* Move the whole records the input pipe holds, if there are several
+ * and count= lets them through. */
+enum batch_result copy_batch(struct dd_run *run);
+
 /* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
 /* Build the translation table from ascii/ebcdic/ibm/lcase/ucase. */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
@@ -277,6 +301,10 @@ bool next_record_size(const struct dd_run *run, size_t *size);
  * (or, with iflag=fullblock, as many as fill it).  Returns its length,
  * 0 at end of input, or -1 with errno. */
 ssize_t read_record(struct dd_run *run, size_t size);
+/* One read of a batch of whole records (batch.c) into buf, as
+ * read_record's reads are made.  Returns its length, or -1 with errno
+ * (none that a read of the first record would not have had). */
+ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
 /* The reads that follow are steps of one record of whole bytes, before
@@ -297,6 +325,9 @@ bool seek_over_zeros(struct dd_run *run, size_t len);
  * fills (two_buffers only).  A write that fails is reported and sets
  * run->output_failed; staging then stops. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
+/* Move the staged bytes (fewer than obs) to dst, leaving none staged;
+ * returns how many (batch.c writes them with the blocks they begin). */
+size_t take_staged_output(struct dd_run *run, unsigned char *dst);
 /* Write the last, short output block.  False if that failed (reported). */
 bool flush_output(struct dd_run *run);
 /* A copy that ended in a hole (conv=sparse) gets its full size. */

@@ -63,23 +63,47 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	run->prev_read = n < 0 ? n : (ssize_t)run->steps_before + n;
 }
 
-/* One read(2), as GNU's iread. */
-static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
+/* read(2), restarted after acting on a signal, as GNU's iread. */
+static ssize_t read_restarting(struct dd_run *run, unsigned char *buf,
+			       size_t size)
 {
 	ssize_t n;
 
 	for (;;) {
 		n = read(run->in.fd, buf, size);
 		if (n >= 0 || errno != EINTR)
-			break;
+			return n;
 		tick(run);
 	}
+}
+
+/* One read(2), as GNU's iread. */
+static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
+{
+	ssize_t n = read_restarting(run, buf, size);
+
 	/* O_DIRECT reads past a short final block can fail with EINVAL:
 	 * that is end of file. */
 	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
 	    && follows_short_read(run, size))
 		n = 0;
 	note_read_size(run, n, size);
+	return n;
+}
+
+/* The partial-read rules see a batch as the records it holds: its
+ * first follows the read before it, its last is the one before the
+ * next. */
+ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
+{
+	size_t ibs = (size_t)run->opt->ibs;
+	ssize_t n = read_restarting(run, buf, size);
+
+	if (n <= 0)
+		return n;
+	note_read_size(run, (ssize_t)ibs, ibs);
+	if ((size_t)n % ibs)
+		note_read_size(run, (ssize_t)((size_t)n % ibs), ibs);
 	return n;
 }
 

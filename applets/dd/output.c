@@ -118,6 +118,15 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 	}
 }
 
+size_t take_staged_output(struct dd_run *run, unsigned char *dst)
+{
+	size_t fill = run->obuf_fill;
+
+	memcpy(dst, run->obuf.data, fill);
+	run->obuf_fill = 0;
+	return fill;
+}
+
 bool flush_output(struct dd_run *run)
 {
 	size_t fill = run->obuf_fill, n;

@@ -209,16 +209,10 @@ static bool per_record_pays(const struct dd_options *opt,
  * (POSIX promises atomic writes), and character devices other than
  * /dev/null (tapes), which have no zero-copy path.
  */
-void plan_output(struct dd_plan *plan, const struct dd_options *opt,
-		 const struct io_end *in, const struct io_end *out)
+static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
+			 const struct io_end *in, const struct io_end *out)
 {
 	bool coalesce = in->size_known || is_dev_zero(&in->st);
-
-	/* A record's steps are separate writes: fine where writes only add
-	 * bytes (not on a tape, where each write is a block). */
-	if (!(S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
-	      || S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st)))
-		plan->record_steps = false;
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
@@ -253,4 +247,54 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	else if (opt->bs_given && !(opt->input_flags & FLAG_FULLBLOCK)
 		 && per_record_pays(opt, in, plan->path))
 		plan->mover = MOVER_PER_RECORD;
+}
+
+/* Where writes only add bytes: files, block devices, pipes, /dev/null
+ * (not a tape, where each write is a block). */
+static bool writes_only_add_bytes(const struct io_end *out)
+{
+	return S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
+		|| S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st);
+}
+
+/*
+ * Batches (batch.c), for the record loop reading a pipe: the whole
+ * records the pipe already holds are read in one read and written
+ * together.  Only where nothing looks at the bytes or the reads (no
+ * fullblock, which a batch never needs), where a write may carry
+ * several records, and not with oflag=sync or dsync, which ask for each
+ * record on the disk before the next is read.  One default pipe's worth
+ * at most; into a pipe, writes of at most PIPE_BUF, which are atomic as
+ * each record's own write was.
+ */
+enum { BATCH_SIZE = 64 << 10 };
+
+static void plan_batches(struct dd_plan *plan, const struct dd_options *opt,
+			 const struct io_end *in, const struct io_end *out)
+{
+	uint64_t obs = opt->obs;
+
+	plan->batch_size = plan->batch_write = 0;
+	if (!ENABLE_FEATURE_ZEROCOPY || plan->mover != MOVER_RECORDS
+	    || !io_end_is_pipe(in) || in->stat_errno || out->stat_errno
+	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out)
+	    || !writes_only_add_bytes(out) || !is_plain(opt, false)
+	    || (opt->input_flags & FLAG_FULLBLOCK)
+	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))
+	    || obs > BATCH_SIZE / 2)
+		return;
+	plan->batch_size = BATCH_SIZE / obs * obs;
+	plan->batch_write = plan->batch_size;
+	if (io_end_is_pipe(out))
+		plan->batch_write = obs < PIPE_BUF ? PIPE_BUF / obs * obs : obs;
+}
+
+void plan_output(struct dd_plan *plan, const struct dd_options *opt,
+		 const struct io_end *in, const struct io_end *out)
+{
+	/* A record's steps are separate writes. */
+	if (!writes_only_add_bytes(out))
+		plan->record_steps = false;
+	choose_mover(plan, opt, in, out);
+	plan_batches(plan, opt, in, out);
 }

@@ -158,13 +158,25 @@ enum dd_stop copy_records(struct dd_run *run)
 			return STOP_WRITE_FAILED;
 	}
 	for (;;) {
+		enum batch_result batch = BATCH_NONE;
 		size_t size;
 		ssize_t len;
 
 		tick(run);
 		if (!next_record_size(run, &size))
 			break;
-		if (run->plan.record_steps && size > run->ibuf.capacity)
+		if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
+		    && size == opt->ibs)
+			batch = copy_batch(run);
+		if (batch == BATCH_DONE)
+			continue;
+		if (batch == BATCH_WRITE_FAILED)
+			return STOP_WRITE_FAILED;
+		if (batch == BATCH_BLOCK_FAILED)
+			return STOP_BLOCK_FAILED;
+		if (batch == BATCH_READ_FAILED || batch == BATCH_INPUT_ENDED)
+			len = batch == BATCH_READ_FAILED ? -1 : 0;
+		else if (run->plan.record_steps && size > run->ibuf.capacity)
 			len = read_record_in_steps(run, &size);
 		else
 			len = read_record(run, size);

@@ -1,0 +1,187 @@
+/*
+ * batch.c - whole records that the input pipe already holds, moved
+ * together (plan.c's plan_batches says where).
+ *
+ * A read of ibs from a pipe that holds at least ibs bytes returns ibs.
+ * So when the pipe holds k whole records, one read of k * ibs returns
+ * what k of GNU's reads would have, and they count as k full records.
+ * Their writes go together: into a file as one write, into a pipe in
+ * writes of at most PIPE_BUF, each atomic as a record's own write was.
+ * Only what the pipe holds is read, so nothing waits for more input
+ * before it is written, and a record that comes short comes short as
+ * GNU's read would have seen it.
+ *
+ * The records are counted after their write, in order, as the record
+ * loop would have counted them; a failing write counts the records
+ * before it and the one it failed in, with GNU's message.  What the
+ * batch read past that record is gone from the pipe (README: "Batches
+ * from a pipe").
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/* After a look at the pipe finds no batch, this many records, at most,
+ * go one by one before the next look: a producer that writes a record
+ * at a time then costs few extra calls. */
+enum { BACKOFF_MAX = 64 };
+
+/* Where counting a batch has got to. */
+struct batch_count {
+	size_t got;      /* bytes the batch read */
+	size_t in;       /* of them, counted in */
+	size_t staged;   /* two buffers: bytes waiting for a full block */
+	size_t out;      /* bytes of the write counted out */
+};
+
+/* How many records to take: what the pipe holds, the batch buffer and
+ * count= allow. */
+static size_t records_to_take(const struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
+	uint64_t k = pipe_bytes_held(&run->in);
+
+	k = min_u64(k, run->plan.batch_size) / opt->ibs;
+	if (opt->max_records != UINT64_MAX)
+		k = min_u64(k, opt->max_records
+			    - (run->tally.in_full + run->tally.in_partial));
+	return (size_t)k;
+}
+
+/* Is it time to look at the pipe? */
+static bool look_at_pipe(struct dd_run *run)
+{
+	if (run->batch_wait) {
+		run->batch_wait--;
+		return false;
+	}
+	return !run->tally.carry_in && !run->tally.carry_out;
+}
+
+static void no_batch_found(struct dd_run *run)
+{
+	run->batch_backoff = run->batch_backoff ? run->batch_backoff * 2 : 1;
+	if (run->batch_backoff > BACKOFF_MAX)
+		run->batch_backoff = BACKOFF_MAX;
+	run->batch_wait = run->batch_backoff;
+}
+
+/*
+ * Count the batch's records, in order, up to the first whose block is
+ * not all within the `written` bytes written so far: each record read,
+ * then its block written (one buffer: the record itself; two buffers:
+ * the block it completes, if any).  With `failed`, that first one is
+ * counted too, as a write that failed part-way; returns false then.
+ */
+static bool count_records(struct dd_run *run, struct batch_count *c,
+			  size_t written, bool failed)
+{
+	size_t ibs = (size_t)run->opt->ibs, obs = (size_t)run->opt->obs;
+	bool two_buffers = run->plan.two_buffers;
+
+	while (c->in < c->got) {
+		size_t len = c->got - c->in < ibs ? c->got - c->in : ibs;
+		size_t block = len, done;
+
+		if (two_buffers)
+			block = c->staged + len >= obs ? obs : 0;
+		if (block && c->out + block > written && !failed)
+			break;
+		tally_read(run, len);
+		c->in += len;
+		if (!block) {
+			c->staged += len;
+			continue;
+		}
+		if (two_buffers)
+			c->staged = c->staged + len - obs;
+		done = written - c->out < block ? written - c->out : block;
+		tally_write(run, done, block);
+		c->out += done;
+		if (done < block)
+			return false;
+	}
+	return true;
+}
+
+/* Write the batch's blocks, counting as they go. */
+static enum batch_result write_batch(struct dd_run *run, unsigned char *data,
+				     size_t end, struct batch_count *c)
+{
+	size_t done = 0;
+
+	while (done < end) {
+		size_t len = end - done < run->plan.batch_write
+			? end - done : (size_t)run->plan.batch_write;
+		size_t n = write_output(run, data + done, len);
+
+		done += n;
+		if (n < len) {
+			int err = errno;
+
+			count_records(run, c, done, true);
+			errno = err;
+			bb_perror_msg(run->plan.two_buffers ? "writing to %s"
+				      : "error writing %s",
+				      quote_always(run->out.name));
+			return run->plan.two_buffers ? BATCH_BLOCK_FAILED
+				: BATCH_WRITE_FAILED;
+		}
+		count_records(run, c, done, false);
+		tick_within_record(run);
+	}
+	return BATCH_DONE;
+}
+
+enum batch_result copy_batch(struct dd_run *run)
+{
+	struct batch_count c = { 0, 0, 0, 0 };
+	size_t k, end;
+	enum batch_result result;
+	unsigned char *data;
+	ssize_t n;
+
+	if (!look_at_pipe(run))
+		return BATCH_NONE;
+	k = records_to_take(run);
+	if (k < 2) {
+		no_batch_found(run);
+		return BATCH_NONE;
+	}
+	run->batch_backoff = 0;
+	if (!run->batch_buf.data
+	    && lazy_buffer_alloc(&run->batch_buf,
+				 run->plan.batch_size + run->opt->obs) != 0)
+		return BATCH_NONE;
+	data = run->batch_buf.data;
+
+	/* Two buffers: the staged bytes begin the first block. */
+	if (run->plan.two_buffers)
+		c.staged = take_staged_output(run, data);
+	n = read_batch(run, data + c.staged, k * (size_t)run->opt->ibs);
+	if (n <= 0) {
+		int err = errno;
+
+		/* Nothing was taken: put back what was staged. */
+		if (c.staged)
+			stage_output(run, data, c.staged);
+		errno = err;
+		return n < 0 ? BATCH_READ_FAILED : BATCH_INPUT_ENDED;
+	}
+	c.got = (size_t)n;
+
+	/* One buffer: every record is written.  Two buffers: the whole
+	 * blocks; the rest stays staged. */
+	end = c.got;
+	if (run->plan.two_buffers)
+		end = (c.staged + c.got) / (size_t)run->opt->obs
+			* (size_t)run->opt->obs;
+	result = write_batch(run, data, end, &c);
+	if (result != BATCH_DONE)
+		return result;
+	count_records(run, &c, end, false);
+	if (run->plan.two_buffers)
+		stage_output(run, data + end, c.staged);
+	return BATCH_DONE;
+}
