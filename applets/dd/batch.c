@@ -105,19 +105,30 @@ static bool count_records(struct dd_run *run, struct batch_count *c,
 	return true;
 }
 
-/* Write the batch's blocks, counting as they go. */
+/*
+ * Write the batch's blocks, counting as they go.  A filesystem near full
+ * may refuse a large write and still take small ones (ext4 does): after
+ * ENOSPC or EDQUOT the rest goes a block at a time, from where the
+ * write stopped, as GNU's writes would have gone.
+ */
 static enum batch_result write_batch(struct dd_run *run, unsigned char *data,
 				     size_t end, struct batch_count *c)
 {
-	size_t done = 0;
+	size_t obs = (size_t)run->opt->obs, done = 0;
+	bool by_block = false;
 
 	while (done < end) {
-		size_t len = end - done < run->plan.batch_write
-			? end - done : (size_t)run->plan.batch_write;
-		size_t n = write_output(run, data + done, len);
+		size_t len = by_block ? obs - done % obs
+			: (size_t)run->plan.batch_write;
+		size_t n;
 
+		if (len > end - done)
+			len = end - done;
+		n = write_output(run, data + done, len);
 		done += n;
-		if (n < len) {
+		if (n < len && !by_block && (errno == ENOSPC || errno == EDQUOT)) {
+			by_block = true;
+		} else if (n < len) {
 			int err = errno;
 
 			count_records(run, c, done, true);

@@ -69,7 +69,8 @@ static bool product(uint64_t records, uint64_t block, uint64_t bytes,
 static void check_plan(const struct dd_options *o, uint64_t file_size)
 {
 	struct dd_run run;
-	struct io_end out;
+	struct io_end out, pipe_in;
+	struct dd_plan piped;
 	uint64_t skip = 0, seek = 0, count = 0;
 	bool skip_fits, seek_fits, count_fits;
 	uint64_t start, want;
@@ -138,6 +139,29 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 					      : MOVER_READ_AHEAD));
 		FUZZ_CHECK(o->obs > 4096 || o->input_path);
 		FUZZ_CHECK(start < file_size);
+	}
+
+	/* From a pipe: batches of whole records, only for plain copies
+	 * that look at no single read or write; at most 64 KiB, and into a
+	 * pipe writes of at most PIPE_BUF (or one record). */
+	piped = run.plan;
+	memset(&pipe_in, 0, sizeof(pipe_in));
+	pipe_in.st.st_mode = S_IFIFO | 0600;
+	pipe_in.pipe_capacity = 65536;
+	pipe_in.status_flags = O_RDONLY;
+	plan_output(&piped, o, &pipe_in, &out);
+	if (piped.batch_size) {
+		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY && piped.mover == MOVER_RECORDS);
+		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs);
+		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
+		FUZZ_CHECK(!(o->input_flags & FLAG_FULLBLOCK));
+		FUZZ_CHECK(!((o->input_open_flags | o->output_open_flags)
+			     & (O_DIRECT | O_SYNC | O_DSYNC)));
+		FUZZ_CHECK(piped.batch_size <= 65536
+			   && piped.batch_size >= 2 * o->obs
+			   && piped.batch_size % o->obs == 0);
+		FUZZ_CHECK(piped.batch_write % o->obs == 0
+			   && piped.batch_write <= (o->obs > 4096 ? o->obs : 4096));
 	}
 
 	if (!FUZZ_TRY)
