@@ -206,8 +206,10 @@ static bool per_record_pays(const struct dd_options *opt,
  *               writes must keep their size, and into a file with
  *               conv=sparse (read_ahead_pays);
  * the record loop otherwise: pipe inputs into pipes at obs <= PIPE_BUF
- * (POSIX promises atomic writes), and character devices other than
- * /dev/null (tapes), which have no zero-copy path.
+ * (POSIX promises atomic writes) or into files at records of 64 KiB or
+ * less, both in batches where the pipe holds several records
+ * (plan_batches), and character devices other than /dev/null (tapes),
+ * which have no zero-copy path.
  */
 static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 			 const struct io_end *in, const struct io_end *out)

@@ -5,6 +5,8 @@
  *                written as it came, short or not;
  *   two buffers  (otherwise): records go through conv_record() into the
  *                output block, which is written in whole obs blocks.
+ * From a pipe, the whole records it already holds may go as one batch
+ * (batch.c), counted as this loop would count them.
  */
 #include <errno.h>
 #include <string.h>
