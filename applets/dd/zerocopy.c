@@ -128,19 +128,18 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 
 /*
  * A splice into a pipe moves only what fits there, where a read takes
- * all the input holds, up to size: a record cut short while the input
- * still holds bytes was cut by the output.  It goes on to what a read
- * would have returned then, as a write of it would (blocking until the
- * reader makes room).  Returns the record's length, or 0 with the part
- * moved as the tally's carry when a fault stops it (the record loop
- * meets the fault again).
+ * all the input holds, up to size: a record that moved less than the
+ * input held just before (FIONREAD) was cut by the output.  It goes on
+ * to what a read would have returned then, as a write of it would
+ * (blocking until the reader makes room).  (What the input holds after
+ * the splice can't tell: a fast producer refills it at once, and a read
+ * would not have waited for that.)  Returns the record's length, or 0
+ * with the part moved as the tally's carry when a fault stops it (the
+ * record loop meets the fault again).
  */
 static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
-				size_t moved, size_t size)
+				size_t moved, size_t record)
 {
-	size_t held = pipe_bytes_held(&run->in);
-	size_t record = moved + (held < size - moved ? held : size - moved);
-
 	while (moved < record) {
 		ssize_t n = copy_channel_step(ch, record - moved);
 
@@ -164,16 +163,20 @@ static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 		size_t size;
 		ssize_t n;
 
+		size_t held = 0;
+
 		tick(run);
 		if (!next_record_size(run, &size))
 			return true;
+		if (io_end_is_pipe(&run->out))
+			held = min_u64(pipe_bytes_held(&run->in), size);
 		n = copy_channel_step(ch, size);
 		if (n < 0 && retry_after(run))
 			continue;
 		if (n <= 0)
 			return false;   /* the end, or a fault: read tells */
-		if ((size_t)n < size && io_end_is_pipe(&run->out)) {
-			n = (ssize_t)finish_cut_record(run, ch, (size_t)n, size);
+		if ((size_t)n < held) {
+			n = (ssize_t)finish_cut_record(run, ch, (size_t)n, held);
 			if (n == 0)
 				return false;
 		}
