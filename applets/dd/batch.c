@@ -160,11 +160,14 @@ enum batch_result copy_batch(struct dd_run *run)
 		no_batch_found(run);
 		return BATCH_NONE;
 	}
-	run->batch_backoff = 0;
 	if (!run->batch_buf.data
 	    && lazy_buffer_alloc(&run->batch_buf,
-				 run->plan.batch_size + run->opt->obs) != 0)
+				 run->plan.batch_size + run->opt->obs) != 0) {
+		/* No memory for it: records go one by one, as without. */
+		no_batch_found(run);
 		return BATCH_NONE;
+	}
+	run->batch_backoff = 0;
 	data = run->batch_buf.data;
 
 	/* Two buffers: the staged bytes begin the first block. */
