@@ -302,8 +302,8 @@ bool next_record_size(const struct dd_run *run, size_t *size);
  * 0 at end of input, or -1 with errno. */
 ssize_t read_record(struct dd_run *run, size_t size);
 /* One read of a batch of whole records (batch.c) into buf, as
- * read_record's reads are made.  Returns its length, or -1 with errno
- * (none that a read of the first record would not have had). */
+ * read_record's reads are made.  Returns its length, 0 at end of input,
+ * or -1 with errno. */
 ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
