@@ -211,6 +211,13 @@ static bool per_record_pays(const struct dd_options *opt,
  * (plan_batches), and character devices other than /dev/null (tapes),
  * which have no zero-copy path.
  */
+/* The movers and the batches need both ends known and blocking. */
+static bool fast_paths_allowed(const struct io_end *in, const struct io_end *out)
+{
+	return ENABLE_FEATURE_ZEROCOPY && !in->stat_errno && !out->stat_errno
+		&& !io_end_is_nonblocking(in) && !io_end_is_nonblocking(out);
+}
+
 static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 			 const struct io_end *in, const struct io_end *out)
 {
@@ -218,8 +225,7 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
-	if (!ENABLE_FEATURE_ZEROCOPY || in->stat_errno || out->stat_errno
-	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out))
+	if (!fast_paths_allowed(in, out))
 		return;
 	/* Empty, or procfs claiming a size: let read decide. */
 	if (in->size_known && input_start(plan, in) >= in->size)
@@ -277,9 +283,8 @@ static void plan_batches(struct dd_plan *plan, const struct dd_options *opt,
 	uint64_t obs = opt->obs;
 
 	plan->batch_size = plan->batch_write = 0;
-	if (!ENABLE_FEATURE_ZEROCOPY || plan->mover != MOVER_RECORDS
-	    || !io_end_is_pipe(in) || in->stat_errno || out->stat_errno
-	    || io_end_is_nonblocking(in) || io_end_is_nonblocking(out)
+	if (!fast_paths_allowed(in, out) || plan->mover != MOVER_RECORDS
+	    || !io_end_is_pipe(in)
 	    || !writes_only_add_bytes(out) || !is_plain(opt, false)
 	    || (opt->input_flags & FLAG_FULLBLOCK)
 	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))

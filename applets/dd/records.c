@@ -176,8 +176,10 @@ enum dd_stop copy_records(struct dd_run *run)
 			return STOP_WRITE_FAILED;
 		if (batch == BATCH_BLOCK_FAILED)
 			return STOP_BLOCK_FAILED;
-		if (batch == BATCH_READ_FAILED || batch == BATCH_INPUT_ENDED)
-			len = batch == BATCH_READ_FAILED ? -1 : 0;
+		if (batch == BATCH_READ_FAILED)
+			len = -1;
+		else if (batch == BATCH_INPUT_ENDED)
+			len = 0;
 		else if (run->plan.record_steps && size > run->ibuf.capacity)
 			len = read_record_in_steps(run, &size);
 		else

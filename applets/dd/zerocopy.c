@@ -160,14 +160,14 @@ static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
 static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 {
 	for (;;) {
-		size_t size;
+		size_t size, held = 0;
 		ssize_t n;
-
-		size_t held = 0;
 
 		tick(run);
 		if (!next_record_size(run, &size))
 			return true;
+		/* Only a pipe can cut a splice short: ask first what a read
+		 * would return (finish_cut_record). */
 		if (io_end_is_pipe(&run->out))
 			held = min_u64(pipe_bytes_held(&run->in), size);
 		n = copy_channel_step(ch, size);
