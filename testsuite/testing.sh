@@ -276,24 +276,51 @@ mkpat() {
 	while :; do printf %s "$_s"; done 2>/dev/null | "$_HEAD" -c "$2" > "$1"
 }
 
+# _zb_alive PID: PID runs (has not ended, not even as a zombie).
+_zb_alive() {
+	_st=
+	{ read -r _st < "/proc/$1/stat"; } 2>/dev/null || return 1
+	case $_st in *") Z "*) return 1 ;; esac
+}
+
+# wait_blocked PID: until PID sleeps in a pipe read (its /proc wait
+# channel), 5 s at most.  Fails when PID has ended.
+wait_blocked() {
+	_i=0
+	while [ $_i -lt 500 ] && _zb_alive "$1"; do
+		_w=
+		read -r _w 2>/dev/null < "/proc/$1/wchan"
+		case $_w in *pipe_read*|*pipe_wait*) return 0 ;; esac
+		_i=$((_i + 1))
+		"$_SLEEP" 0.01
+	done
+	return 1
+}
+
+# wait_lines FILE N PID: until FILE has N lines (a summary a signal asked
+# for has been printed) or PID has ended, 10 s at most.  A fixed sleep
+# instead lets a loaded machine reorder what the test looks at.
+wait_lines() {
+	_i=0
+	while [ $_i -lt 1000 ] && _zb_alive "$3"; do
+		_n=0
+		while IFS= read -r _l; do _n=$((_n + 1)); done 2>/dev/null < "$1"
+		[ $_n -ge "$2" ] && return 0
+		_i=$((_i + 1))
+		"$_SLEEP" 0.01
+	done
+}
+
 # feed PID CHUNK...: write each CHUNK (printf %b) to stdout - a pipe or
 # fifo that process PID reads - as its own write, and before each one wait
-# until PID is blocked reading the empty pipe (its /proc wait channel).
-# So PID sees each chunk as one short read, deterministically.  Where the
-# wait channel cannot be read it falls back to waiting 5 s per chunk.
-# Stops early when PID has exited.
+# until PID is blocked reading the empty pipe.  So PID sees each chunk as
+# one short read, deterministically.  Where the wait channel cannot be
+# read it falls back to waiting 5 s per chunk.  Stops early when PID has
+# ended.
 feed() {
 	_fpid=$1; shift
 	for _c in "$@"; do
-		_i=0
-		while [ $_i -lt 500 ]; do
-			[ -d "/proc/$_fpid" ] || return 0
-			_w=
-			read -r _w 2>/dev/null < "/proc/$_fpid/wchan"
-			case $_w in *pipe_read*|*pipe_wait*) break ;; esac
-			_i=$((_i + 1))
-			"$_SLEEP" 0.01
-		done
+		wait_blocked "$_fpid" || _zb_alive "$_fpid" || return 0
 		printf '%b' "$_c" || return 0
 	done
 }
