@@ -283,19 +283,26 @@ _zb_alive() {
 	case $_st in *") Z "*) return 1 ;; esac
 }
 
-# wait_blocked PID: until PID sleeps in a pipe read (its /proc wait
-# channel), 5 s at most.  Fails when PID has ended.
-wait_blocked() {
+# wait_wchan PID WORD...: until PID sleeps in a kernel function whose
+# name holds one of WORDs (its /proc wait channel), 5 s at most.  Fails
+# when PID has ended.
+wait_wchan() {
+	_wpid=$1; shift
 	_i=0
-	while [ $_i -lt 500 ] && _zb_alive "$1"; do
+	while [ $_i -lt 500 ] && _zb_alive "$_wpid"; do
 		_w=
-		read -r _w 2>/dev/null < "/proc/$1/wchan"
-		case $_w in *pipe_read*|*pipe_wait*) return 0 ;; esac
+		read -r _w 2>/dev/null < "/proc/$_wpid/wchan"
+		for _word in "$@"; do
+			case $_w in *"$_word"*) return 0 ;; esac
+		done
 		_i=$((_i + 1))
 		"$_SLEEP" 0.01
 	done
 	return 1
 }
+
+# wait_blocked PID: until PID sleeps in a pipe read.
+wait_blocked() { wait_wchan "$1" pipe_read pipe_wait; }
 
 # wait_lines FILE N PID: until FILE has N lines (a summary a signal asked
 # for has been printed) or PID has ended, 10 s at most.  A fixed sleep
