@@ -140,14 +140,15 @@ static void take_options(char **argv)
  * The one way out of a copy, whatever ended it.  The syncs run even
  * after a write error, and a failing sync is reported, as in GNU; after
  * a failed full output block GNU's quit() then ends dd at once, without
- * a summary.
+ * a summary.  Only a copy that ended well shows its statistics once more
+ * before a sync, which may take long (GNU 9.1).
  */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
-	if (stop == STOP_DONE)
-		extend_after_final_hole(run);
-	else
+	if (stop != STOP_DONE)
 		run->exit_status = EXIT_FAILURE;
+	else if (extend_after_final_hole(run) && output_syncs_at_end(run))
+		catch_up_progress(run);
 	if (!sync_output(run)) {
 		if (stop == STOP_BLOCK_FAILED)
 			exit(EXIT_FAILURE);

@@ -160,6 +160,8 @@ struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	uint64_t next_progress_ns;       /* status=progress: next line due */
 	int progress_len;                /* status=progress: last line width */
+	bool shown;                      /* a statistics line was printed */
+	uint64_t shown_bytes;            /* the bytes the last one showed */
 };
 
 /* conv.c's state, kept from one record to the next. */
@@ -330,10 +332,13 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 size_t take_staged_output(struct dd_run *run, unsigned char *dst);
 /* Write the last, short output block.  False if that failed (reported). */
 bool flush_output(struct dd_run *run);
-/* A copy that ended in a hole (conv=sparse) gets its full size. */
-void extend_after_final_hole(struct dd_run *run);
-/* conv=fdatasync / conv=fsync (and O_DIRECT's deferred fsync).  Returns
- * false if a sync failed (reported). */
+/* A copy that ended in a hole (conv=sparse) gets its full size.  False
+ * if that failed (reported). */
+bool extend_after_final_hole(struct dd_run *run);
+/* Whether the copy ends with a sync: conv=fdatasync / conv=fsync, or
+ * O_DIRECT's deferred fsync. */
+bool output_syncs_at_end(const struct dd_run *run);
+/* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
 
 /* tally.c: the only writer of run->tally. */
@@ -371,7 +376,7 @@ void process_signals(struct dd_run *run);
 void report_start(struct dd_run *run);
 void print_summary(struct dd_run *run);
 void maybe_print_progress(struct dd_run *run);
-void update_progress(struct dd_run *run);
+void catch_up_progress(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 
 #endif

@@ -145,17 +145,17 @@ bool flush_output(struct dd_run *run)
 
 /* This needs the file's size now, which takes a second fstat, as in GNU
  * (whose failure GNU reports). */
-void extend_after_final_hole(struct dd_run *run)
+bool extend_after_final_hole(struct dd_run *run)
 {
 	struct stat st;
 	off_t end;
 
 	if (!run->final_op_was_seek)
-		return;
+		return true;
 	if (fstat(run->out.fd, &st) != 0) {
 		bb_perror_msg("cannot fstat %s", quote_always(run->out.name));
 		run->exit_status = EXIT_FAILURE;
-		return;
+		return false;
 	}
 	end = lseek(run->out.fd, 0, SEEK_CUR);
 	if (S_ISREG(st.st_mode) && end > st.st_size
@@ -163,7 +163,9 @@ void extend_after_final_hole(struct dd_run *run)
 		bb_perror_msg("failed to truncate to %lld bytes in output file %s",
 			      (long long)end, quote_always(run->out.name));
 		run->exit_status = EXIT_FAILURE;
+		return false;
 	}
+	return true;
 }
 
 /* fsync or fdatasync, restarted after a signal. */
@@ -177,14 +179,16 @@ static int sync_fd(int fd, bool data_only)
 	return r;
 }
 
+bool output_syncs_at_end(const struct dd_run *run)
+{
+	return (run->opt->conv & (CONV_FSYNC | CONV_FDATASYNC)) || run->sync_at_end;
+}
+
 /* Where fdatasync can't work (ENOSYS, EINVAL), GNU tries fsync instead. */
 bool sync_output(struct dd_run *run)
 {
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
-
-	if (want_fsync || (run->opt->conv & CONV_FDATASYNC))
-		update_progress(run);
 
 	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run->out.fd, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {

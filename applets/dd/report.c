@@ -60,6 +60,13 @@ void report_start(struct dd_run *run)
 	run->report.next_progress_ns = run->report.start_ns + 1000000000;
 }
 
+/* Which bytes the statistics last showed (catch_up_progress asks). */
+static void note_shown(struct dd_run *run)
+{
+	run->report.shown = true;
+	run->report.shown_bytes = run->tally.bytes_out;
+}
+
 void print_summary(struct dd_run *run)
 {
 	const struct dd_tally *st = &run->tally;
@@ -89,6 +96,7 @@ void print_summary(struct dd_run *run)
 				       monotonic_ns(), false);
 		if (len < sizeof(buf) - 1)
 			buf[len++] = '\n';
+		note_shown(run);
 	}
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
@@ -113,6 +121,7 @@ static void print_progress(struct dd_run *run, uint64_t now)
 		width++;
 	}
 	run->report.progress_len = (int)(len - 1);
+	note_shown(run);
 	bb_write_stderr(buf, len);
 }
 
@@ -132,10 +141,25 @@ void maybe_print_progress(struct dd_run *run)
 	print_progress(run, now);
 }
 
-/* Before a final sync, which may take long, bring a progress line that
- * is showing up to date (GNU 9.1). */
-void update_progress(struct dd_run *run)
+/*
+ * Before a final sync: when statistics were shown and bytes were written
+ * since, GNU prints them once more in the summary's form (%g seconds, a
+ * newline, no carriage return).  A progress line stays open, so the
+ * summary still begins with a newline of its own.
+ */
+void catch_up_progress(struct dd_run *run)
 {
-	if (ENABLE_FEATURE_DD_PROGRESS && run->report.progress_len > 0)
-		print_progress(run, monotonic_ns());
+	char buf[SUMMARY_SIZE];
+	size_t len;
+
+	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS
+	    || !run->report.shown
+	    || run->report.shown_bytes >= run->tally.bytes_out)
+		return;
+	len = format_transfer(buf, sizeof(buf) - 1, run, monotonic_ns(), false);
+	if (len > sizeof(buf) - 2)
+		len = sizeof(buf) - 2;
+	buf[len++] = '\n';
+	note_shown(run);
+	bb_write_stderr(buf, len);
 }
