@@ -105,6 +105,13 @@ void bb_print_version(void);
 /* The version string (VERSION file and git describe; version.c). */
 extern const char bb_version[];
 
+/* A line left unfinished on stderr (dd's status=progress line): whatever
+ * comes next ends it first, as GNU's dd does.  bb_stderr_end_line says
+ * whether one was open and counts it as ended: its caller writes the
+ * newline.  The message functions above do so themselves. */
+void bb_stderr_leave_line_open(void);
+bool bb_stderr_end_line(void);
+
 /* Write to stderr, remembering a failure: a diagnostic or summary that
  * could not be written makes the exit status 1 (bb_exit_status), as GNU's
  * close_stdout does for stderr.  Every message above goes through it. */

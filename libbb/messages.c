@@ -27,6 +27,20 @@ int xfunc_error_retval = EXIT_FAILURE;
 enum { MSG_STACK = 256 };
 
 static bool stderr_failed;
+static bool stderr_line_open;
+
+void bb_stderr_leave_line_open(void)
+{
+	stderr_line_open = true;
+}
+
+bool bb_stderr_end_line(void)
+{
+	bool was_open = stderr_line_open;
+
+	stderr_line_open = false;
+	return was_open;
+}
 
 ssize_t bb_write_stderr(const void *buf, size_t len)
 {
@@ -90,11 +104,14 @@ static size_t put_str(char *buf, size_t size, size_t pos, const char *s)
 	return pos;
 }
 
-/* Build "applet: text[: strerror]\n" and return the length it needs. */
-static size_t build_msg(char *buf, size_t size, int errnum, const char *fmt,
-			va_list ap)
+/* Build "applet: text[: strerror]\n", after a newline that ends an open
+ * line if end_line, and return the length it needs. */
+static size_t build_msg(char *buf, size_t size, bool end_line, int errnum,
+			const char *fmt, va_list ap)
 {
-	size_t n = put_str(buf, size, 0, applet_name);
+	size_t n = put_str(buf, size, 0, end_line ? "\n" : "");
+
+	n = put_str(buf, size, n, applet_name);
 
 	n = put_str(buf, size, n, ": ");
 	n += bb_vformat(buf + (n < size ? n : size),
@@ -109,17 +126,18 @@ static size_t build_msg(char *buf, size_t size, int errnum, const char *fmt,
 void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 {
 	int saved_errno = errno;
+	bool end_line = bb_stderr_end_line();
 	char stack[MSG_STACK];
 	char *buf = stack;
 	size_t n;
 	va_list again;
 
 	va_copy(again, ap);
-	n = build_msg(stack, sizeof(stack), errnum, fmt, ap);
+	n = build_msg(stack, sizeof(stack), end_line, errnum, fmt, ap);
 	if (n >= sizeof(stack)) {
 		buf = try_malloc(n + 1);
 		if (buf) {
-			build_msg(buf, n + 1, errnum, fmt, again);
+			build_msg(buf, n + 1, end_line, errnum, fmt, again);
 		} else {
 			buf = stack;
 			n = sizeof(stack) - 1;

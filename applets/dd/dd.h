@@ -159,7 +159,8 @@ struct dd_tally {
 struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	uint64_t next_progress_ns;       /* status=progress: next line due */
-	int progress_len;                /* status=progress: last line width */
+	int progress_len;                /* status=progress: last line width,
+					  * while it is open (libbb knows) */
 	bool shown;                      /* a statistics line was printed */
 	uint64_t shown_bytes;            /* the bytes the last one showed */
 };

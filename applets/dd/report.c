@@ -76,10 +76,8 @@ void print_summary(struct dd_run *run)
 	if (run->opt->status == STATUS_NONE)
 		return;
 	/* A progress line is still open: end it first. */
-	if (run->report.progress_len > 0) {
+	if (bb_stderr_end_line())
 		buf[len++] = '\n';
-		run->report.progress_len = 0;
-	}
 	len += bb_format(buf + len, sizeof(buf) - len,
 			 "%llu+%llu records in\n%llu+%llu records out\n",
 			 (unsigned long long)st->in_full,
@@ -115,7 +113,10 @@ static void print_progress(struct dd_run *run, uint64_t now)
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
 	width = (int)len - 1;
-	/* Blank out what is left of a longer previous line. */
+	/* Blank out what is left of a longer previous line, if that line is
+	 * still open (a message or a summary ends it). */
+	if (!bb_stderr_end_line())
+		run->report.progress_len = 0;
 	while (width < run->report.progress_len && len < sizeof(buf)) {
 		buf[len++] = ' ';
 		width++;
@@ -123,6 +124,7 @@ static void print_progress(struct dd_run *run, uint64_t now)
 	run->report.progress_len = (int)(len - 1);
 	note_shown(run);
 	bb_write_stderr(buf, len);
+	bb_stderr_leave_line_open();
 }
 
 void die_with_summary(struct dd_run *run)

@@ -124,6 +124,22 @@ static void do_error_msg(void *arg)
 	bb_error_msg("hello %s, %d", "world", -7);
 }
 
+/* A line left open (a progress line): the next message ends it first,
+ * in its own write, and only once. */
+static void do_open_line(void *arg)
+{
+	(void)arg;
+	applet_name = "dd";
+	bb_write_stderr("\r1 byte copied", 14);
+	bb_stderr_leave_line_open();
+	bb_error_msg("x");
+	bb_error_msg("y");
+	bb_write_stderr("\r2", 2);
+	bb_stderr_leave_line_open();
+	if (bb_stderr_end_line() && !bb_stderr_end_line())
+		bb_write_stderr("ended once\n", 11);
+}
+
 static void do_error_msg_dd(void *arg)
 {
 	(void)arg;
@@ -256,6 +272,21 @@ static void test_basic(void)
 	e = 0;
 	run(do_errno, &e, &c);
 	expect_one(&c, 2, "dd: invalid number: '1Z'\n", 0);
+	unit_end();
+}
+
+static void test_open_line(void)
+{
+	struct capture c;
+
+	unit_begin("messages: an open line is ended first, once");
+	run(do_open_line, NULL, &c);
+	if (c.nrec != 5 || strcmp(c.rec[1], "\ndd: x\n") != 0
+	    || strcmp(c.rec[2], "dd: y\n") != 0
+	    || strcmp(c.rec[4], "ended once\n") != 0)
+		unit_fail("%d records: \"%s\", \"%s\"", c.nrec,
+			  c.nrec > 1 ? c.rec[1] : "", c.nrec > 2 ? c.rec[2] : "");
+	capture_free(&c);
 	unit_end();
 }
 
@@ -430,6 +461,7 @@ int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
 	test_basic();
+	test_open_line();
 	test_die();
 	test_usage();
 	test_strerror();
