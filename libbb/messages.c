@@ -112,7 +112,6 @@ static size_t build_msg(char *buf, size_t size, bool end_line, int errnum,
 	size_t n = put_str(buf, size, 0, end_line ? "\n" : "");
 
 	n = put_str(buf, size, n, applet_name);
-
 	n = put_str(buf, size, n, ": ");
 	n += bb_vformat(buf + (n < size ? n : size),
 			n < size ? size - n : 0, fmt, ap);
