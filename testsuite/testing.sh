@@ -303,6 +303,8 @@ wait_wchan() {
 
 # wait_blocked PID: until PID sleeps in a pipe read.
 wait_blocked() { wait_wchan "$1" pipe_read pipe_wait; }
+# wait_opening PID: until PID waits in the open of a fifo for its other end.
+wait_opening() { wait_wchan "$1" wait_for_partner; }
 
 # wait_lines FILE N PID: until FILE has N lines (a summary a signal asked
 # for has been printed) or PID has ended, 10 s at most.  A fixed sleep

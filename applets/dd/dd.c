@@ -162,6 +162,7 @@ int dd_main(int argc, char **argv)
 	struct dd_options opt;
 	struct dd_run run;
 	enum dd_stop stop = STOP_DONE;
+	uint64_t opening_output;
 
 	(void)argc;
 	take_options(argv + 1);
@@ -181,9 +182,13 @@ int dd_main(int argc, char **argv)
 	tally_set_input_offset(&run, run.in.offset);
 	report_start(&run);
 	skip_input(&run);
+	opening_output = monotonic_ns();
 	open_output(&run);
 	tally_set_output_offset(&run, run.out.offset);
 	seek_output(&run);
+	/* GNU starts its clock once the output is open (a fifo's open waits
+	 * for a reader), but before it skips. */
+	report_leave_out(&run, opening_output);
 	/* GNU warns once the output is open: a run that can't open its
 	 * output only says that. */
 	if (run.skip_short && opt.status != STATUS_NONE)
@@ -193,9 +198,10 @@ int dd_main(int argc, char **argv)
 	setup_nocache(&run);
 
 	/* (ENABLE_ first: without zero-copy its code is not linked in.) */
-	if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS
-	    || !copy_zerocopy(&run))
-		stop = copy_records(&run);
+	if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
+		stop = copy_records(&run, false);
+	else if (!copy_zerocopy(&run))
+		stop = copy_records(&run, true);
 	finish_copy(&run, stop);
 
 	/* As GNU: a descriptor that fails to close ends dd at once, without

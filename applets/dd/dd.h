@@ -269,8 +269,9 @@ void seek_output(struct dd_run *run);
  * hands the rest, from where it stopped, to the record loop. */
 bool copy_zerocopy(struct dd_run *run);
 
-/* records.c */
-enum dd_stop copy_records(struct dd_run *run);
+/* records.c.  after_mover: a zero-copy mover handed over; its last turn
+ * was this loop's first (it looked at the progress line already). */
+enum dd_stop copy_records(struct dd_run *run, bool after_mover);
 
 /* batch.c (FEATURE_ZEROCOPY) */
 enum batch_result {
@@ -375,6 +376,8 @@ void process_signals(struct dd_run *run);
 
 /* report.c */
 void report_start(struct dd_run *run);
+/* The time since `since` does not count in the statistics. */
+void report_leave_out(struct dd_run *run, uint64_t since);
 void print_summary(struct dd_run *run);
 void maybe_print_progress(struct dd_run *run);
 void catch_up_progress(struct dd_run *run);

@@ -63,7 +63,8 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	run->prev_read = n < 0 ? n : (ssize_t)run->steps_before + n;
 }
 
-/* read(2), restarted after acting on a signal, as GNU's iread. */
+/* read(2), restarted after acting on a signal, as GNU's iread (which
+ * looks at the progress line only at the top of its loop). */
 static ssize_t read_restarting(struct dd_run *run, unsigned char *buf,
 			       size_t size)
 {
@@ -73,7 +74,7 @@ static ssize_t read_restarting(struct dd_run *run, unsigned char *buf,
 		n = read(run->in.fd, buf, size);
 		if (n >= 0 || errno != EINTR)
 			return n;
-		tick(run);
+		process_signals(run);
 	}
 }
 

@@ -70,7 +70,7 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 		if (n < 0) {
 			if (errno != EINTR)
 				break;
-			tick(run);
+			process_signals(run);
 			continue;
 		}
 		if (n == 0) {

@@ -146,7 +146,7 @@ static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
 	return n;
 }
 
-enum dd_stop copy_records(struct dd_run *run)
+enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 {
 	const struct dd_options *opt = run->opt;
 	size_t partread = 0;
@@ -164,7 +164,11 @@ enum dd_stop copy_records(struct dd_run *run)
 		size_t size;
 		ssize_t len;
 
-		tick(run);
+		if (after_mover)
+			process_signals(run);
+		else
+			tick(run);
+		after_mover = false;
 		if (!next_record_size(run, &size))
 			break;
 		if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
@@ -191,9 +195,10 @@ enum dd_stop copy_records(struct dd_run *run)
 		if (len == 0)
 			break;
 		/* A short read may be a signal's doing: act on it before the
-		 * record counts, as GNU does (SIGINT then leaves it out). */
+		 * record counts, as GNU does (SIGINT then leaves it out).  The
+		 * progress line waits for the loop's top, as in GNU. */
 		if (len > 0 && (size_t)len < size)
-			tick(run);
+			process_signals(run);
 		if (len < 0) {
 			if (!handle_read_error(run, partread, &len)) {
 				run->exit_status = EXIT_FAILURE;

@@ -60,6 +60,16 @@ void report_start(struct dd_run *run)
 	run->report.next_progress_ns = run->report.start_ns + 1000000000;
 }
 
+void report_leave_out(struct dd_run *run, uint64_t since)
+{
+	uint64_t now = monotonic_ns();
+
+	if (now > since) {
+		run->report.start_ns += now - since;
+		run->report.next_progress_ns += now - since;
+	}
+}
+
 /* Which bytes the statistics last showed (catch_up_progress asks). */
 static void note_shown(struct dd_run *run)
 {
@@ -106,22 +116,22 @@ static void print_progress(struct dd_run *run, uint64_t now)
 {
 	char buf[SUMMARY_SIZE];
 	size_t len;
-	int width;
+	int text_len, width;
 
 	buf[0] = '\r';
 	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
-	width = (int)len - 1;
+	text_len = (int)len - 1;
 	/* Blank out what is left of a longer previous line, if that line is
-	 * still open (a message or a summary ends it). */
+	 * still open (a message or a summary ends it).  Its length is its
+	 * text's, without the blanks (GNU). */
 	if (!bb_stderr_end_line())
 		run->report.progress_len = 0;
-	while (width < run->report.progress_len && len < sizeof(buf)) {
+	for (width = text_len; width < run->report.progress_len
+	     && len < sizeof(buf); width++)
 		buf[len++] = ' ';
-		width++;
-	}
-	run->report.progress_len = (int)(len - 1);
+	run->report.progress_len = text_len;
 	note_shown(run);
 	bb_write_stderr(buf, len);
 	bb_stderr_leave_line_open();

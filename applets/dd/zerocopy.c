@@ -35,13 +35,14 @@
  * lines and SIGUSR1 answers come within a fraction of a second. */
 enum { COALESCED_STEP = 64 << 20 };
 
-/* A step a signal interrupted is tried again, once tick() acted on the
- * signal.  Anything else (EAGAIN too) is the record loop's to meet. */
+/* A step a signal interrupted is tried again, once the signal was acted
+ * on (the progress line waits for the loop's top, as in GNU).  Anything
+ * else (EAGAIN too) is the record loop's to meet. */
 static bool retry_after(struct dd_run *run)
 {
 	if (errno != EINTR)
 		return false;
-	tick(run);
+	process_signals(run);
 	return true;
 }
 
@@ -170,9 +171,9 @@ static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 		 * would return (finish_cut_record). */
 		if (io_end_is_pipe(&run->out))
 			held = min_u64(pipe_bytes_held(&run->in), size);
-		n = copy_channel_step(ch, size);
-		if (n < 0 && retry_after(run))
-			continue;
+		do
+			n = copy_channel_step(ch, size);
+		while (n < 0 && retry_after(run));
 		if (n <= 0)
 			return false;   /* the end, or a fault: read tells */
 		if ((size_t)n < held) {
@@ -181,7 +182,7 @@ static bool copy_records_spliced(struct dd_run *run, struct copy_channel *ch)
 				return false;
 		}
 		if ((size_t)n < size)
-			tick(run);      /* a signal may have cut it short */
+			process_signals(run);   /* it may have cut it short */
 		note_read_size(run, n, size);
 		tally_read(run, (size_t)n);
 		tally_write(run, (size_t)n, (size_t)n);
@@ -205,16 +206,16 @@ static bool copy_records_via_pipe(struct dd_run *run, struct copy_channel *ch)
 		if (ch->in_pipe == 0) {
 			if (!next_record_size(run, &size))
 				return true;
-			n = copy_channel_fill(ch, size);
-			if (n < 0 && retry_after(run))
-				continue;
+			do
+				n = copy_channel_fill(ch, size);
+			while (n < 0 && retry_after(run));
 			if (n <= 0) {
 				if (n == 0)
 					note_read_size(run, 0, size);
 				return n == 0;
 			}
 			if ((size_t)n < size)
-				tick(run);
+				process_signals(run);
 			note_read_size(run, n, size);
 			tally_read(run, (size_t)n);
 			record = (size_t)n;
