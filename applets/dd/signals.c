@@ -1,10 +1,10 @@
 /*
- * signals.c - SIGINT and SIGUSR1.  The handlers only set flags; tick()
- * acts on them once per loop turn and after every interrupted syscall
- * (process_signals), so no output is ever produced from inside a
- * handler.  Handlers are installed
- * without SA_RESTART, so a read blocked on an idle pipe returns EINTR and
- * the summary comes at once.
+ * signals.c - SIGINT and SIGUSR1.  The handlers only set flags;
+ * process_signals acts on them once per loop turn (through tick()) and
+ * after every interrupted or short syscall, so no output is ever
+ * produced from inside a handler.  Handlers are installed without
+ * SA_RESTART, so a read blocked on an idle pipe returns EINTR and the
+ * summary comes at once.
  */
 #include <signal.h>
 #include <string.h>
