@@ -195,6 +195,13 @@ static bool per_record_pays(const struct dd_options *opt,
 		&& in->pipe_capacity > PIPE_TO_FILE_MIN_RECORD;
 }
 
+/* The movers and the batches need both ends known and blocking. */
+static bool fast_paths_allowed(const struct io_end *in, const struct io_end *out)
+{
+	return ENABLE_FEATURE_ZEROCOPY && !in->stat_errno && !out->stat_errno
+		&& !io_end_is_nonblocking(in) && !io_end_is_nonblocking(out);
+}
+
 /*
  * Which mover: zero-copy for plain copies along a path the kernel
  * offers, with records counted as the record loop would count them:
@@ -211,13 +218,6 @@ static bool per_record_pays(const struct dd_options *opt,
  * (plan_batches), and character devices other than /dev/null (tapes),
  * which have no zero-copy path.
  */
-/* The movers and the batches need both ends known and blocking. */
-static bool fast_paths_allowed(const struct io_end *in, const struct io_end *out)
-{
-	return ENABLE_FEATURE_ZEROCOPY && !in->stat_errno && !out->stat_errno
-		&& !io_end_is_nonblocking(in) && !io_end_is_nonblocking(out);
-}
-
 static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 			 const struct io_end *in, const struct io_end *out)
 {

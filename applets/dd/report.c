@@ -77,6 +77,21 @@ static void note_shown(struct dd_run *run)
 	run->report.shown_bytes = run->tally.bytes_out;
 }
 
+/* Append the summary's statistics line and its newline at buf + len, in
+ * a buffer of SUMMARY_SIZE (cut short if it does not fit); returns the
+ * new length. */
+static size_t append_statistics(char *buf, size_t len, struct dd_run *run)
+{
+	if (len < SUMMARY_SIZE - 1)
+		len += format_transfer(buf + len, SUMMARY_SIZE - len, run,
+				       monotonic_ns(), false);
+	if (len > SUMMARY_SIZE - 2)
+		len = SUMMARY_SIZE - 2;
+	buf[len++] = '\n';
+	note_shown(run);
+	return len;
+}
+
 void print_summary(struct dd_run *run)
 {
 	const struct dd_tally *st = &run->tally;
@@ -99,15 +114,10 @@ void print_summary(struct dd_run *run)
 				 "%llu truncated record%s\n",
 				 (unsigned long long)st->truncated_records,
 				 st->truncated_records == 1 ? "" : "s");
-	if (run->opt->status != STATUS_NOXFER) {
-		len += format_transfer(buf + len, sizeof(buf) - len, run,
-				       monotonic_ns(), false);
-		if (len < sizeof(buf) - 1)
-			buf[len++] = '\n';
-		note_shown(run);
-	}
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
+	if (run->opt->status != STATUS_NOXFER)
+		len = append_statistics(buf, len, run);
 	bb_write_stderr(buf, len);
 }
 
@@ -168,10 +178,6 @@ void catch_up_progress(struct dd_run *run)
 	    || !run->report.shown
 	    || run->report.shown_bytes >= run->tally.bytes_out)
 		return;
-	len = format_transfer(buf, sizeof(buf) - 1, run, monotonic_ns(), false);
-	if (len > sizeof(buf) - 2)
-		len = sizeof(buf) - 2;
-	buf[len++] = '\n';
-	note_shown(run);
+	len = append_statistics(buf, 0, run);
 	bb_write_stderr(buf, len);
 }
