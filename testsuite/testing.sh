@@ -245,6 +245,11 @@ dd_norm() {
 	done
 }
 
+# no_times: dd's standard error with carriage returns shown as '#' and
+# every statistics line's time and rate left out ("N bytes copied"), so
+# that progress lines, their order and their line ends can be compared.
+no_times() { "$_TR" '\r' '#' | "$_SED" 's/ copied, [^,]* s, [^/]*\/s/ copied/g'; }
+
 # ddrc ARGS...: run dd ARGS; print its stdout, then its stderr through
 # dd_norm, then "rc=N".  Keeping the streams apart makes this deterministic.
 ddrc() {
