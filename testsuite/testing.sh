@@ -356,3 +356,30 @@ feed_dd() {
 
 # zb ARGS...: run the multicall binary itself (through EMU when set).
 zb() { $EMU "$ZEROBOX" "$@"; }
+
+# The failing disk (faultdisk.py, FUSE): it runs on Debian's python3 and
+# fusepy, whatever python3 comes first in PATH.
+_ZB_FAULTDISK=$TESTSUITE/faultdisk.py
+# faultdisk_usable: FUSE and fusepy are there (use with only_if).
+faultdisk_usable() {
+	[ -c /dev/fuse ] && [ -z "$EMU" ] && [ -f "$_ZB_FAULTDISK" ] &&
+		/usr/bin/python3 -c 'import fusepy' 2>/dev/null &&
+		(PATH=$ZB_HOST_PATH; command -v fusermount3 || command -v fusermount)
+}
+# faultdisk_start DIR IMAGE [RULE...]: serve IMAGE as DIR/disk with the
+# RULEs (see faultdisk.py); returns once DIR/disk is there (10 s at most).
+faultdisk_start() {
+	mkdir -p "$1" || return 1
+	/usr/bin/python3 "$_ZB_FAULTDISK" "$@" 2> "$1.err" &
+	_i=0
+	while [ ! -e "$1/disk" ] && [ $_i -lt 1000 ]; do
+		_i=$((_i + 1)); "$_SLEEP" 0.01
+	done
+	[ -e "$1/disk" ]
+}
+# faultdisk_stop DIR: unmount it; its daemon then ends.
+faultdisk_stop() {
+	(PATH=$ZB_HOST_PATH; fusermount3 -u "$1" 2>/dev/null ||
+		fusermount -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null)
+	return 0
+}

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+# faultdisk.py - a failing or lying disk for the tests, served by FUSE.
+#
+#   /usr/bin/python3 faultdisk.py MOUNTDIR IMAGE [RULE...] &
+#   # ready once MOUNTDIR/disk exists; stop with fusermount -u MOUNTDIR
+#
+# MOUNTDIR/disk is IMAGE, read and written through with direct_io, so that
+# every read and write reaches this process with its own offset and length
+# (the kernel splits large ones into requests of its own maximum size).
+# Rules take byte offsets (0x... accepted); a range is [START,END):
+#   bad=START-END      a read that reaches START from before it returns the
+#                      bytes up to START, as a disk returns what it read
+#                      before a bad sector; one that starts inside fails
+#                      with EIO
+#   weak=START-END:N   as bad, but each sector reads correctly once a read
+#                      starting at it has failed N times
+#   slow=START-END:MS  a read touching the range first sleeps MS ms
+#   drop=START-END     writes into the range are acknowledged, not stored
+#   corrupt=START-END  writes into the range are stored inverted (xor 0xff)
+#   sector=N           the sector size that weak= counts in (512)
+#   log=FILE           a line per request: "R OFFSET LENGTH RESULT" (bytes
+#                      returned, or -errno) or "W OFFSET LENGTH"
+import errno
+import os
+import stat
+import sys
+import time
+
+from fusepy import FUSE, FuseOSError, Operations
+
+
+def parse_range(text):
+	start, end = text.split('-', 1)
+	return int(start, 0), int(end, 0)
+
+
+class FaultDisk(Operations):
+	def __init__(self, image, rules):
+		self.fd = os.open(image, os.O_RDWR)
+		self.sector = 512
+		self.bad = []        # (start, end)
+		self.weak = []       # (start, end, failures needed)
+		self.slow = []       # (start, end, seconds)
+		self.drop = []
+		self.corrupt = []
+		self.failures = {}   # weak sector -> reads of it that failed
+		self.log = None
+		for rule in rules:
+			key, _, value = rule.partition('=')
+			if key == 'bad':
+				self.bad.append(parse_range(value))
+			elif key == 'weak':
+				span, _, n = value.partition(':')
+				self.weak.append(parse_range(span) + (int(n, 0),))
+			elif key == 'slow':
+				span, _, ms = value.partition(':')
+				self.slow.append(parse_range(span) + (int(ms, 0) / 1000.0,))
+			elif key == 'drop':
+				self.drop.append(parse_range(value))
+			elif key == 'corrupt':
+				self.corrupt.append(parse_range(value))
+			elif key == 'sector':
+				self.sector = int(value, 0)
+			elif key == 'log':
+				self.log = open(value, 'a', buffering=1)
+			else:
+				sys.exit('faultdisk: unknown rule ' + rule)
+
+	def note(self, line):
+		if self.log:
+			self.log.write(line + '\n')
+
+	def first_failing(self, offset, end):
+		"""The first byte in [offset, end) that fails to read now, or None."""
+		first = None
+		for start, stop in self.bad:
+			if start < end and stop > offset:
+				at = max(start, offset)
+				first = at if first is None else min(first, at)
+		for start, stop, need in self.weak:
+			if start >= end or stop <= offset:
+				continue
+			at = max(start, offset)
+			at -= (at - start) % self.sector
+			while at < min(stop, end):
+				if self.failures.get(at, 0) < need:
+					at = max(at, offset)
+					first = at if first is None else min(first, at)
+					break
+				at += self.sector
+		return first
+
+	def getattr(self, path, fh=None):
+		if path == '/':
+			return {'st_mode': stat.S_IFDIR | 0o755, 'st_nlink': 2}
+		if path != '/disk':
+			raise FuseOSError(errno.ENOENT)
+		size = os.fstat(self.fd).st_size
+		return {'st_mode': stat.S_IFREG | 0o644, 'st_nlink': 1,
+			'st_size': size, 'st_blocks': (size + 511) // 512}
+
+	def readdir(self, path, fh):
+		return ['.', '..', 'disk']
+
+	def open(self, path, flags):
+		if path != '/disk':
+			raise FuseOSError(errno.ENOENT)
+		return 0
+
+	def read(self, path, size, offset, fh):
+		want, end = size, offset + size
+		for start, stop, seconds in self.slow:
+			if start < end and stop > offset:
+				time.sleep(seconds)
+		failing = self.first_failing(offset, end)
+		if failing == offset:
+			for start, stop, _ in self.weak:
+				if start <= offset < stop:
+					at = offset - (offset - start) % self.sector
+					self.failures[at] = self.failures.get(at, 0) + 1
+			self.note('R %d %d -%d' % (offset, want, errno.EIO))
+			raise FuseOSError(errno.EIO)
+		if failing is not None:
+			size = failing - offset
+		data = os.pread(self.fd, size, offset)
+		self.note('R %d %d %d' % (offset, want, len(data)))
+		return data
+
+	def write(self, path, data, offset, fh):
+		self.note('W %d %d' % (offset, len(data)))
+		data = bytearray(data)
+		for start, stop in self.corrupt:
+			for at in range(max(start, offset), min(stop, offset + len(data))):
+				data[at - offset] ^= 0xff
+		# Store the pieces outside the dropped ranges only.
+		keep = [(offset, offset + len(data))]
+		for start, stop in self.drop:
+			pieces = []
+			for a, b in keep:
+				if stop <= a or start >= b:
+					pieces.append((a, b))
+					continue
+				if a < start:
+					pieces.append((a, start))
+				if stop < b:
+					pieces.append((stop, b))
+			keep = pieces
+		for a, b in keep:
+			os.pwrite(self.fd, bytes(data[a - offset:b - offset]), a)
+		return len(data)
+
+	def truncate(self, path, length, fh=None):
+		os.ftruncate(self.fd, length)
+
+	def flush(self, path, fh):
+		return 0
+
+	def fsync(self, path, datasync, fh):
+		os.fsync(self.fd)
+		return 0
+
+	def release(self, path, fh):
+		return 0
+
+
+def main():
+	if len(sys.argv) < 3:
+		sys.exit('usage: faultdisk.py MOUNTDIR IMAGE [RULE...]')
+	disk = FaultDisk(sys.argv[2], sys.argv[3:])
+	FUSE(disk, sys.argv[1], foreground=True, nothreads=True,
+	     direct_io=True)
+
+
+if __name__ == '__main__':
+	main()
