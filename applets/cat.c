@@ -35,7 +35,6 @@
 //usage:  -v   use ^ and M- notation, except for LFD and TAB
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -159,18 +158,10 @@ static int cat_fd(struct cat_state *s, int fd, const char *name,
 	return -1;
 }
 
-static const struct option cat_longopts[] = {
-	/* GNU's order, which its "ambiguous" message lists. */
-	{ "number-nonblank", no_argument, NULL, 'b' },
-	{ "number", no_argument, NULL, 'n' },
-	{ "squeeze-blank", no_argument, NULL, 's' },
-	{ "show-nonprinting", no_argument, NULL, 'v' },
-	{ "show-ends", no_argument, NULL, 'E' },
-	{ "show-tabs", no_argument, NULL, 'T' },
-	{ "show-all", no_argument, NULL, 'A' },
-	{ "help", no_argument, NULL, BB_OPT_HELP },
-	{ NULL, 0, NULL, 0 }
-};
+/* GNU's order, which its "ambiguous" message lists. */
+static const char cat_longopts[] =
+	"bnumber-nonblank\0" "nnumber\0" "ssqueeze-blank\0"
+	"vshow-nonprinting\0" "Eshow-ends\0" "Tshow-tabs\0" "Ashow-all\0";
 
 int cat_main(int argc, char **argv)
 {
@@ -185,8 +176,8 @@ int cat_main(int argc, char **argv)
 	s.at_line_start = 1;
 	while ((c = bb_getopt(argc, argv,
 			      ENABLE_FEATURE_CAT_OPTIONS ? ":benstuvAET" : ":u",
-			      ENABLE_FEATURE_CAT_OPTIONS ? cat_longopts
-			      : cat_longopts + 7)) != -1) {
+			      ENABLE_FEATURE_CAT_OPTIONS ? cat_longopts : ""))
+	       != -1) {
 		static const char letters[] = "nbsETvAet";
 		static const unsigned char bits[] = {
 			OPT_NUMBER, OPT_NUMBER | OPT_NONBLANK, OPT_SQUEEZE,

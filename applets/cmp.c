@@ -26,7 +26,6 @@
 //usage:M=1024*1024, and so on for G, T, P, E, Z, Y; or KiB, MiB, ...
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -240,16 +239,9 @@ static void open_file(struct cmp_file *f, int silent)
 	}
 }
 
-static const struct option cmp_longopts[] = {
-	{ "print-bytes", no_argument, NULL, 'b' },
-	{ "ignore-initial", required_argument, NULL, 'i' },
-	{ "verbose", no_argument, NULL, 'l' },
-	{ "bytes", required_argument, NULL, 'n' },
-	{ "quiet", no_argument, NULL, 's' },
-	{ "silent", no_argument, NULL, 's' },
-	{ "help", no_argument, NULL, BB_OPT_HELP },
-	{ NULL, 0, NULL, 0 }
-};
+static const char cmp_longopts[] =
+	"bprint-bytes\0" "iignore-initial\0" "lverbose\0" "nbytes\0"
+	"squiet\0" "ssilent\0";
 
 int cmp_main(int argc, char **argv)
 {

@@ -36,7 +36,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -278,15 +277,8 @@ static void parse_obsolete(struct head *h, const char *arg, int *headers)
 		h->count = UINT64_MAX;
 }
 
-static const struct option head_longopts[] = {
-	{ "bytes", required_argument, NULL, 'c' },
-	{ "lines", required_argument, NULL, 'n' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "silent", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, BB_OPT_HELP },
-	{ NULL, 0, NULL, 0 }
-};
+static const char head_longopts[] =
+	"cbytes\0" "nlines\0" "qquiet\0" "qsilent\0" "vverbose\0";
 
 int head_main(int argc, char **argv)
 {

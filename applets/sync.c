@@ -18,17 +18,11 @@
 //usage:  -f   sync the file systems that contain the files
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <unistd.h>
 
 #include "libbb.h"
 
-static const struct option sync_longopts[] = {
-	{ "data", no_argument, NULL, 'd' },
-	{ "file-system", no_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, BB_OPT_HELP },
-	{ NULL, 0, NULL, 0 }
-};
+static const char sync_longopts[] = "ddata\0" "ffile-system\0";
 
 int sync_main(int argc, char **argv)
 {
@@ -57,20 +51,15 @@ int sync_main(int argc, char **argv)
 		if (fd < 0)
 			fd = open(name, O_WRONLY | O_NONBLOCK);
 		if (fd < 0) {
-			bb_perror_msg("error opening %s", quote_always(name));
-			status = EXIT_FAILURE;
+			status = bb_perror_name("error opening %s", name);
 			continue;
 		}
 		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 		r = fs ? syncfs(fd) : data ? fdatasync(fd) : fsync(fd);
-		if (r != 0) {
-			bb_perror_msg("error syncing %s", quote_always(name));
-			status = EXIT_FAILURE;
-		}
-		if (close(fd) != 0) {
-			bb_perror_msg("failed to close %s", quote_always(name));
-			status = EXIT_FAILURE;
-		}
+		if (r != 0)
+			status = bb_perror_name("error syncing %s", name);
+		if (close(fd) != 0)
+			status = bb_perror_name("failed to close %s", name);
 	}
 	return status;
 }

@@ -26,7 +26,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -92,7 +91,7 @@ static void parse_size_arg(struct truncate_opts *t, const char *arg)
 	t->got_size = 1;
 }
 
-/* One file, open; 0 or -1 after the message. */
+/* One file, open; 0, or non-zero after the message. */
 static int truncate_fd(const struct truncate_opts *t, int fd, const char *name)
 {
 	struct stat st;
@@ -100,8 +99,7 @@ static int truncate_fd(const struct truncate_opts *t, int fd, const char *name)
 
 	if ((t->io_blocks || (t->mode != RM_SET && t->ref_size < 0))
 	    && fstat(fd, &st) != 0) {
-		bb_perror_msg("cannot fstat %s", quote_always(name));
-		return -1;
+		return bb_perror_name("cannot fstat %s", name);
 	}
 	if (t->io_blocks) {
 		int64_t blk = st.st_blksize > 0 ? st.st_blksize : 512;
@@ -123,9 +121,8 @@ static int truncate_fd(const struct truncate_opts *t, int fd, const char *name)
 		} else {
 			fsize = lseek(fd, 0, SEEK_END);
 			if (fsize < 0) {
-				bb_perror_msg("cannot get the size of %s",
-					      quote_always(name));
-				return -1;
+				return bb_perror_name("cannot get the size of %s",
+						      name);
 			}
 		}
 		switch (t->mode) {
@@ -158,14 +155,8 @@ static int truncate_fd(const struct truncate_opts *t, int fd, const char *name)
 	return 0;
 }
 
-static const struct option truncate_longopts[] = {
-	{ "no-create", no_argument, NULL, 'c' },
-	{ "io-blocks", no_argument, NULL, 'o' },
-	{ "reference", required_argument, NULL, 'r' },
-	{ "size", required_argument, NULL, 's' },
-	{ "help", no_argument, NULL, BB_OPT_HELP },
-	{ NULL, 0, NULL, 0 }
-};
+static const char truncate_longopts[] =
+	"cno-create\0" "oio-blocks\0" "rreference\0" "ssize\0";
 
 int truncate_main(int argc, char **argv)
 {
@@ -223,17 +214,14 @@ int truncate_main(int argc, char **argv)
 		if (fd < 0) {
 			if (t.no_create && errno == ENOENT)
 				continue;
-			bb_perror_msg("cannot open %s for writing",
-				      quote_always(name));
-			status = EXIT_FAILURE;
+			status = bb_perror_name("cannot open %s for writing",
+						name);
 			continue;
 		}
 		if (truncate_fd(&t, fd, name) != 0)
 			status = EXIT_FAILURE;
-		if (close(fd) != 0) {
-			bb_perror_msg("failed to close %s", quote_always(name));
-			status = EXIT_FAILURE;
-		}
+		if (close(fd) != 0)
+			status = bb_perror_name("failed to close %s", name);
 	}
 	return status;
 }

@@ -27,10 +27,21 @@ size_t page_round_up(uint64_t n)
 	return (size_t)((n + mask) & ~mask);
 }
 
-int lazy_buffer_alloc(struct lazy_buffer *buf, uint64_t size)
+/* What mmap or mremap returned becomes the buffer; a failure leaves it
+ * as it was. */
+static int hold(struct lazy_buffer *buf, void *p, size_t cap)
+{
+	if (p == MAP_FAILED)
+		return -1;
+	buf->data = p;
+	buf->capacity = cap;
+	return 0;
+}
+
+/* Fresh private anonymous pages for size bytes, with extra mmap flags. */
+static int map_pages(struct lazy_buffer *buf, uint64_t size, int flags)
 {
 	size_t cap = page_round_up(size);
-	void *p;
 
 	buf->data = NULL;
 	buf->capacity = 0;
@@ -38,13 +49,13 @@ int lazy_buffer_alloc(struct lazy_buffer *buf, uint64_t size)
 		errno = ENOMEM;
 		return -1;
 	}
-	p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	buf->data = p;
-	buf->capacity = cap;
-	return 0;
+	return hold(buf, mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0), cap);
+}
+
+int lazy_buffer_alloc(struct lazy_buffer *buf, uint64_t size)
+{
+	return map_pages(buf, size, 0);
 }
 
 int lazy_buffer_grow(struct lazy_buffer *buf, uint64_t size)
@@ -57,38 +68,20 @@ int lazy_buffer_grow(struct lazy_buffer *buf, uint64_t size)
 	if (size <= buf->capacity)
 		return 0;
 	cap = page_round_up(size);
-	if (!cap) {
+	p = cap ? mremap(buf->data, buf->capacity, cap, MREMAP_MAYMOVE)
+		: MAP_FAILED;
+	/* Linux says EINVAL for a size past the address space; the
+	 * arguments are otherwise always valid here. */
+	if (p == MAP_FAILED && (!cap || errno == EINVAL))
 		errno = ENOMEM;
-		return -1;
-	}
-	p = mremap(buf->data, buf->capacity, cap, MREMAP_MAYMOVE);
-	if (p == MAP_FAILED) {
-		/* Linux says EINVAL for a size past the address space; the
-		 * arguments are otherwise always valid here. */
-		if (errno == EINVAL)
-			errno = ENOMEM;
-		return -1;
-	}
-	buf->data = p;
-	buf->capacity = cap;
-	return 0;
+	return hold(buf, p, cap);
 }
 
 int zero_block_alloc(struct lazy_buffer *buf, size_t size)
 {
 	/* MAP_POPULATE on a private writable mapping write-faults every
 	 * page: each is a page of its own, zeroed by the kernel. */
-	size_t cap = page_round_up(size);
-	void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	buf->data = NULL;
-	buf->capacity = 0;
-	if (!cap || p == MAP_FAILED)
-		return -1;
-	buf->data = p;
-	buf->capacity = cap;
-	return 0;
+	return map_pages(buf, size, MAP_POPULATE);
 }
 
 void lazy_buffer_free(struct lazy_buffer *buf)
@@ -103,8 +96,8 @@ void lazy_buffer_free(struct lazy_buffer *buf)
  * Small allocations for the rest of libbb come from mappings too, not
  * malloc: zerobox allocates rarely (a long message, a quoted name), and
  * without malloc the static binary carries no allocator.  Each block
- * starts with its mapping's size, for xfree; 16 bytes keep the caller's
- * part aligned for any type.
+ * starts with its mapping's size, for free_mapped; 16 bytes keep the
+ * caller's part aligned for any type.
  */
 enum { BLOCK_HEADER = 16 };
 
@@ -119,7 +112,7 @@ void *try_malloc(size_t size)
 	return block.data + BLOCK_HEADER;
 }
 
-void xfree(void *p)
+void free_mapped(void *p)
 {
 	struct lazy_buffer block;
 

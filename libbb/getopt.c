@@ -16,7 +16,6 @@
  * We define optind and optarg ourselves, so that libc's getopt (with its
  * own messages and multibyte support) is never linked.
  */
-#include <getopt.h>
 #include <string.h>
 
 #include "libbb.h"
@@ -108,45 +107,66 @@ static int short_option(int argc, char **argv, const char *optstring)
 	return c;
 }
 
-static int same_meaning(const struct option *a, const struct option *b)
+/*
+ * Long options come as one string of entries, each a letter and a name
+ * ("bnumber-nonblank\0" "nnumber\0"): the letter is what bb_getopt
+ * returns, and optstring says whether it takes an argument.  "--help"
+ * follows every list.
+ */
+static const char help_entry[] = "\001help";
+
+static const char *next_long(const char *o, const char *longopts)
 {
-	return a->has_arg == b->has_arg && a->val == b->val;
+	if (!o)
+		o = longopts;
+	else if (o == help_entry)
+		return NULL;
+	else
+		o += strlen(o) + 1;
+	return *o ? o : help_entry;
+}
+
+static int takes_argument(const char *o, const char *optstring)
+{
+	const char *spec = o == help_entry ? NULL : strchr(optstring, *o);
+
+	return spec && spec[1] == ':';
 }
 
 /* GNU's message for an abbreviation of several different options: the
- * candidates in table order, first found first. */
-BB_NORETURN static void ambiguous(const char *word,
-				  const struct option *longopts,
-				  const struct option *first, size_t len)
+ * candidates in list order, first found first. */
+BB_NORETURN static void ambiguous(const char *word, const char *longopts,
+				  const char *first, size_t len)
 {
 	char list[512];
 	size_t used = 0;
-	const struct option *o;
+	const char *o;
 
-	for (o = longopts; o->name && used < sizeof(list); o++)
-		if (strncmp(o->name, word, len) == 0
-		    && (o == first || !same_meaning(o, first)))
+	for (o = next_long(NULL, longopts); o && used < sizeof(list);
+	     o = next_long(o, longopts))
+		if (strncmp(o + 1, word, len) == 0 && (o == first || *o != *first))
 			used += bb_format(list + used, sizeof(list) - used,
-					  " '--%s'", o->name);
+					  " '--%s'", o + 1);
 	bb_error_msg_and_usage("option '--%s' is ambiguous; possibilities:%s",
 			       word, list);
 }
 
-/* The table entry that the name word[0..len) chooses. */
-static const struct option *find_long(const char *word, size_t len,
-				      const struct option *longopts)
+/* The entry that the name word[0..len) chooses; two names with the same
+ * letter mean the same. */
+static const char *find_long(const char *word, size_t len,
+			     const char *longopts)
 {
-	const struct option *o, *found = NULL;
+	const char *o, *found = NULL;
 	int unclear = 0;
 
-	for (o = longopts; o->name; o++) {
-		if (strncmp(o->name, word, len) != 0)
+	for (o = next_long(NULL, longopts); o; o = next_long(o, longopts)) {
+		if (strncmp(o + 1, word, len) != 0)
 			continue;
-		if (o->name[len] == '\0')
+		if (o[1 + len] == '\0')
 			return o;
 		if (!found)
 			found = o;
-		else if (!same_meaning(o, found))
+		else if (*o != *found)
 			unclear = 1;
 	}
 	if (!found)
@@ -157,33 +177,33 @@ static const struct option *find_long(const char *word, size_t len,
 }
 
 static int long_option(int argc, char **argv, const char *word,
-		       const struct option *longopts)
+		       const char *optstring, const char *longopts)
 {
 	const char *equals = strchr(word, '=');
 	size_t len = equals ? (size_t)(equals - word) : strlen(word);
-	const struct option *o = find_long(word, len, longopts);
+	const char *o = find_long(word, len, longopts);
 
-	if (o->has_arg == no_argument && equals)
-		bb_error_msg_and_usage("option '--%s' doesn't allow an argument",
-				       o->name);
-	if (o->has_arg == required_argument) {
+	if (takes_argument(o, optstring)) {
 		if (equals)
 			optarg = (char *)equals + 1;
 		else if (optind < argc)
 			optarg = argv[optind++];
 		else
 			bb_error_msg_and_usage("option '--%s' requires an argument",
-					       o->name);
+					       o + 1);
+	} else if (equals) {
+		bb_error_msg_and_usage("option '--%s' doesn't allow an argument",
+				       o + 1);
 	}
-	if (o->val == BB_OPT_HELP) {
+	if (o == help_entry) {
 		bb_print_usage();
 		exit(EXIT_SUCCESS);
 	}
-	return o->val;
+	return (unsigned char)*o;
 }
 
 int bb_getopt(int argc, char **argv, const char *optstring,
-	      const struct option *longopts)
+	      const char *longopts)
 {
 	if (optstring[0] == ':')
 		optstring++;
@@ -193,7 +213,8 @@ int bb_getopt(int argc, char **argv, const char *optstring,
 		if (at < 0)
 			return -1;
 		if (argv[at][1] == '-')
-			return long_option(argc, argv, argv[at] + 2, longopts);
+			return long_option(argc, argv, argv[at] + 2, optstring,
+					   longopts);
 		cluster = argv[at] + 1;
 	}
 	return short_option(argc, argv, optstring);

@@ -9,22 +9,25 @@
 
 #include "libbb.h"
 
+/* One read or write, again while a signal interrupts it. */
+static ssize_t retry_interrupted(int fd, void *buf, size_t count, bool writing)
+{
+	ssize_t n;
+
+	do
+		n = writing ? write(fd, buf, count) : read(fd, buf, count);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
 ssize_t safe_read(int fd, void *buf, size_t count)
 {
-	for (;;) {
-		ssize_t n = read(fd, buf, count);
-		if (n >= 0 || errno != EINTR)
-			return n;
-	}
+	return retry_interrupted(fd, buf, count, false);
 }
 
 ssize_t safe_write(int fd, const void *buf, size_t count)
 {
-	for (;;) {
-		ssize_t n = write(fd, buf, count);
-		if (n >= 0 || errno != EINTR)
-			return n;
-	}
+	return retry_interrupted(fd, (void *)buf, count, true);
 }
 
 ssize_t full_read(int fd, void *buf, size_t count)

@@ -71,15 +71,21 @@ char *put_digits(char *end, uint64_t v, unsigned base);
  * if that fails they are truncated).  Returns what full_write returns. */
 ssize_t bb_dprintf(int fd, const char *fmt, ...) BB_PRINTF(2, 3);
 
-/* "applet: message\n" on stderr. */
-void bb_error_msg(const char *fmt, ...) BB_PRINTF(1, 2);
+/* "applet: message\n" on stderr: bb_errno_msg without an error number
+ * (a name, not a function of its own: a variadic function costs its
+ * register save area). */
+#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
 /* "applet: message: strerror(errno)\n" on stderr. */
 void bb_perror_msg(const char *fmt, ...) BB_PRINTF(1, 2);
 /* Same, with an explicit error number (0 means: no ": strerror" part). */
 void bb_errno_msg(int errnum, const char *fmt, ...) BB_PRINTF(2, 3);
+/* bb_perror_msg(fmt, quote_always(name)) for a message about one file
+ * ("cannot open %s"); returns EXIT_FAILURE, the caller's status. */
+int bb_perror_name(const char *fmt, const char *name);
 /* All of these leave errno as it was on entry. */
 void bb_verror_msg(int errnum, const char *fmt, va_list ap);
-BB_NORETURN void bb_error_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
+/* The same, then exit(xfunc_error_retval). */
+#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
 BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
 BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	BB_PRINTF(2, 3);
@@ -130,12 +136,11 @@ bool bb_is_all_zero(const void *buf, size_t len);
 /* ---- memory (buffer.c, xfuncs.c) ----------------------------------- */
 
 /* Allocation from anonymous mappings (buffer.c says why): never malloc
- * and free.  try_malloc returns NULL on failure, xmalloc dies; xfree
+ * and free.  try_malloc returns NULL on failure, xmalloc dies; free_mapped
  * releases any of these (and ignores NULL). */
 void *try_malloc(size_t size);
 void *xmalloc(size_t size);
-char *xstrdup(const char *s);
-void xfree(void *p);
+void free_mapped(void *p);
 
 /* ---- I/O (io.c) ---------------------------------------------------- */
 
@@ -277,10 +282,11 @@ char *format_double_g(char *buf, double value);
  * Quote a name for a message the way GNU's shell-escape style does, so
  * it can be pasted back into a shell: 'a b', "it's", 'tab'$'\t''x'.
  * quote_always always adds quotes (GNU's quoteaf); quote_if_needed leaves
- * names made only of safe characters bare (GNU's quotef).  The result is
- * allocated and stays valid for the next three quote_* calls: the four
- * most recent are kept and older ones freed, so use it in the message
- * at hand, never store it.
+ * names made only of safe characters bare (GNU's quotef), returning
+ * the name itself.  A quoted result is mapped and stays valid for the
+ * next three quote_* calls: the four most recent are kept and older ones
+ * freed, so use it in the message at hand, never store it.  They never
+ * exit and keep errno: with no memory left they return the name itself.
  */
 const char *quote_always(const char *name);
 const char *quote_if_needed(const char *name);
@@ -441,17 +447,18 @@ int copy_fd_rw(int in_fd, int out_fd, uint64_t limit, struct lazy_buffer *buf,
 
 /* ---- options (getopt.c) --------------------------------------------- */
 
-struct option;
 /* Our own getopt_long (GNU's rules, permuting: afterwards the operands
  * are argv[optind..], in order) with GNU's messages: an unknown option
  * or a missing argument prints "invalid option -- 'x'" (or the long
  * form), then bb_error_msg_and_usage's "Try ..." line, and exits with
- * xfunc_error_retval.  A long option whose value is BB_OPT_HELP prints
- * the usage and exits 0.  The flag field of longopts is not used, nor
- * optional arguments; a leading ':' in optstring is allowed. */
-enum { BB_OPT_HELP = 0x100 };
+ * xfunc_error_retval.  longopts is one string of entries, each the
+ * letter bb_getopt returns and the long name, ending in a NUL:
+ * "ccount\0" "qquiet\0" (the letter takes an argument when optstring
+ * says so; a letter optstring lacks is a long-only option).  "--help"
+ * is always there: it prints the usage and exits 0.  No optional
+ * arguments; a leading ':' in optstring is allowed. */
 int bb_getopt(int argc, char **argv, const char *optstring,
-	      const struct option *longopts);
+	      const char *longopts);
 
 /* ---- a byte made visible (visible_char.c) -------------------------- */
 
@@ -491,6 +498,36 @@ void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
 			uint64_t offset, uint64_t window);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
+
+/* ---- SHA-1 and SHA-256 (sha1.c, sha256.c, sha_blocks.c) ---------- */
+
+/* FIPS 180-4's hashes, for bmap files: init, update with any number of
+ * bytes, final writes the digest (the context must be initialized
+ * again before another use). */
+enum { SHA_BLOCK_SIZE = 64, SHA1_DIGEST_SIZE = 20, SHA256_DIGEST_SIZE = 32 };
+
+struct sha_blocks {
+	uint64_t length;                 /* bytes hashed so far */
+	size_t fill;                     /* bytes waiting in block */
+	unsigned char block[SHA_BLOCK_SIZE];
+};
+
+struct sha1_ctx {
+	uint32_t state[5];
+	struct sha_blocks blocks;
+};
+
+struct sha256_ctx {
+	uint32_t state[8];
+	struct sha_blocks blocks;
+};
+
+void sha1_init(struct sha1_ctx *ctx);
+void sha1_update(struct sha1_ctx *ctx, const void *data, size_t len);
+void sha1_final(struct sha1_ctx *ctx, unsigned char digest[SHA1_DIGEST_SIZE]);
+void sha256_init(struct sha256_ctx *ctx);
+void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len);
+void sha256_final(struct sha256_ctx *ctx, unsigned char digest[SHA256_DIGEST_SIZE]);
 
 /* ---- time (time.c) ------------------------------------------------- */
 

@@ -64,32 +64,30 @@ int bb_exit_status(int status)
 const char *bb_strerror(int errnum)
 {
 #ifndef __GLIBC__
-	static const struct {
-		int errnum;
-		const char *text;
-	} glibc_words[] = {
-		{ EIO, "Input/output error" },
-		{ ENOMEM, "Cannot allocate memory" },
-		{ EBUSY, "Device or resource busy" },
-		{ EXDEV, "Invalid cross-device link" },
-		{ EMFILE, "Too many open files" },
-		{ ENOTTY, "Inappropriate ioctl for device" },
-		{ ESPIPE, "Illegal seek" },
-		{ ERANGE, "Numerical result out of range" },
-		{ ENAMETOOLONG, "File name too long" },
-		{ ELOOP, "Too many levels of symbolic links" },
-		{ EOVERFLOW, "Value too large for defined data type" },
-		{ EOPNOTSUPP, "Operation not supported" },
-		{ ETIMEDOUT, "Connection timed out" },
-		{ EUCLEAN, "Structure needs cleaning" },
-		{ EDQUOT, "Disk quota exceeded" },
-		{ EILSEQ, "Invalid or incomplete multibyte or wide character" },
+	/* Two lists in the same order: the numbers, and their words one
+	 * after another (no table of pointers, which would cost more than
+	 * the words). */
+	static const unsigned short numbers[] = {
+		EIO, ENOMEM, EBUSY, EXDEV, EMFILE, ENOTTY, ESPIPE, ERANGE,
+		ENAMETOOLONG, ELOOP, EOVERFLOW, EOPNOTSUPP, ETIMEDOUT,
+		EUCLEAN, EDQUOT, EILSEQ,
 	};
+	static const char words[] =
+		"Input/output error\0" "Cannot allocate memory\0"
+		"Device or resource busy\0" "Invalid cross-device link\0"
+		"Too many open files\0" "Inappropriate ioctl for device\0"
+		"Illegal seek\0" "Numerical result out of range\0"
+		"File name too long\0" "Too many levels of symbolic links\0"
+		"Value too large for defined data type\0"
+		"Operation not supported\0" "Connection timed out\0"
+		"Structure needs cleaning\0" "Disk quota exceeded\0"
+		"Invalid or incomplete multibyte or wide character";
+	const char *w = words;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(glibc_words); i++)
-		if (glibc_words[i].errnum == errnum)
-			return glibc_words[i].text;
+	for (i = 0; i < ARRAY_SIZE(numbers); i++, w += strlen(w) + 1)
+		if (numbers[i] == errnum)
+			return w;
 #endif
 	return strerror(errnum);
 }
@@ -146,17 +144,8 @@ void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 	va_end(again);
 	bb_write_stderr(buf, n);
 	if (buf != stack)
-		xfree(buf);
+		free_mapped(buf);
 	errno = saved_errno;
-}
-
-void bb_error_msg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	bb_verror_msg(0, fmt, ap);
-	va_end(ap);
 }
 
 void bb_perror_msg(const char *fmt, ...)
@@ -178,14 +167,10 @@ void bb_errno_msg(int errnum, const char *fmt, ...)
 	va_end(ap);
 }
 
-void bb_error_msg_and_die(const char *fmt, ...)
+int bb_perror_name(const char *fmt, const char *name)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	bb_verror_msg(0, fmt, ap);
-	va_end(ap);
-	exit(xfunc_error_retval);
+	bb_perror_msg(fmt, quote_always(name));
+	return EXIT_FAILURE;
 }
 
 void bb_perror_msg_and_die(const char *fmt, ...)
@@ -290,6 +275,6 @@ ssize_t bb_dprintf(int fd, const char *fmt, ...)
 	}
 	r = fd == STDERR_FILENO ? bb_write_stderr(buf, n) : full_write(fd, buf, n);
 	if (buf != stack)
-		xfree(buf);
+		free_mapped(buf);
 	return r;
 }

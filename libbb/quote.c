@@ -10,11 +10,19 @@
  *   quote_if_needed  GNU quotef():  as quote_always, but bare when the
  *                    text needs no quoting at all (f.txt; a ':' needs it)
  *
- * Each returns a string from xmalloc that stays valid until QUOTE_SLOTS
- * more quote_* calls: the last few are kept in a ring and the oldest is
- * freed, so a program printing a message per bad block (conv=noerror)
- * does not grow, and nothing is lost to leak checkers at exit.
+ * Each returns a mapped string (try_malloc) that stays valid until
+ * QUOTE_SLOTS more quote_* calls: the last few are kept in a ring and the
+ * oldest is freed, so a program printing a message per bad block
+ * (conv=noerror) does not grow, and nothing is lost to leak checkers at
+ * exit.  quote_if_needed returns a text that needs no quoting itself,
+ * without mapping anything.
+ *
+ * They serve messages, so they never exit and never change errno (a
+ * caller writes bb_perror_msg("%s", quote_always(name))): with no memory
+ * left they return the text itself, unquoted, and the message still
+ * goes out.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "libbb.h"
@@ -127,7 +135,7 @@ static const char *keep(char *out)
 	static char *ring[QUOTE_SLOTS];
 	static unsigned next;
 
-	xfree(ring[next]);
+	free_mapped(ring[next]);
 	ring[next] = out;
 	next = (next + 1) % QUOTE_SLOTS;
 	return out;
@@ -135,10 +143,15 @@ static const char *keep(char *out)
 
 static const char *quote_style(const char *s, enum style style)
 {
-	char *out = xmalloc(render(NULL, s, style));
+	int saved_errno = errno;
+	char *out = try_malloc(render(NULL, s, style));
 
-	render(out, s, style);
-	return keep(out);
+	if (out) {
+		render(out, s, style);
+		keep(out);
+	}
+	errno = saved_errno;
+	return out ? out : s;
 }
 
 const char *quote_escaped(const char *s)
@@ -162,5 +175,5 @@ const char *quote_always(const char *s)
 
 const char *quote_if_needed(const char *s)
 {
-	return shell_needs_quotes(s) ? quote_always(s) : keep(xstrdup(s));
+	return shell_needs_quotes(s) ? quote_always(s) : s;
 }

@@ -1,10 +1,9 @@
 /*
  * xfuncs.c - allocation that prints a message and exits on failure, so
  * callers never carry an error path for it (try_malloc in buffer.c is
- * the one that returns NULL).
+ * the one that returns NULL).  Never for a message being reported:
+ * quote.c falls back to the bare text instead of dying here.
  */
-#include <string.h>
-
 #include "libbb.h"
 
 void *xmalloc(size_t size)
@@ -14,11 +13,4 @@ void *xmalloc(size_t size)
 	if (!p)
 		bb_error_msg_and_die("memory exhausted");
 	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	size_t len = strlen(s) + 1;
-
-	return memcpy(xmalloc(len), s, len);
 }

@@ -339,6 +339,17 @@ static void test_strerror(void)
 	CHECK_STR(bb_strerror(EFBIG), "File too large");
 	CHECK_STR(bb_strerror(EOPNOTSUPP), "Operation not supported");
 	CHECK_STR(bb_strerror(EDQUOT), "Disk quota exceeded");
+	CHECK_STR(bb_strerror(EBUSY), "Device or resource busy");
+	CHECK_STR(bb_strerror(EXDEV), "Invalid cross-device link");
+	CHECK_STR(bb_strerror(EMFILE), "Too many open files");
+	CHECK_STR(bb_strerror(ENOTTY), "Inappropriate ioctl for device");
+	CHECK_STR(bb_strerror(ERANGE), "Numerical result out of range");
+	CHECK_STR(bb_strerror(ENAMETOOLONG), "File name too long");
+	CHECK_STR(bb_strerror(ELOOP), "Too many levels of symbolic links");
+	CHECK_STR(bb_strerror(ETIMEDOUT), "Connection timed out");
+	CHECK_STR(bb_strerror(EUCLEAN), "Structure needs cleaning");
+	CHECK_STR(bb_strerror(EILSEQ),
+		  "Invalid or incomplete multibyte or wide character");
 	unit_end();
 }
 
