@@ -35,14 +35,22 @@ struct batch_count {
 	size_t out;      /* bytes of the write counted out */
 };
 
-/* How many records to take: what the pipe holds, the batch buffer and
- * count= allow. */
+/*
+ * How many records to take: what the pipe holds, the batch buffer and
+ * count= allow, less one.  That whole record and the tail stay for an
+ * ordinary read, which comes back full, as GNU's would, while the
+ * writer refills the pipe: a batch that emptied it would leave the next
+ * read to find only what the writer had put in since, and partial
+ * records would come more often than with GNU.
+ */
 static size_t records_to_take(const struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
-	uint64_t k = pipe_bytes_held(&run->in);
+	uint64_t held = pipe_bytes_held(&run->in), k;
 
-	k = min_u64(k, run->plan.batch_size) / opt->ibs;
+	k = held / opt->ibs;
+	k = k ? k - 1 : 0;
+	k = min_u64(k, run->plan.batch_size / opt->ibs);
 	if (opt->max_records != UINT64_MAX)
 		k = min_u64(k, opt->max_records
 			    - (run->tally.in_full + run->tally.in_partial));

@@ -56,12 +56,26 @@
 //config:	  direct, directory, dsync, sync, nonblock, noatime, noctty and
 //config:	  nofollow.  append, fullblock, count_bytes, skip_bytes and
 //config:	  seek_bytes are always available.
+//config:
+//config:config FEATURE_DD_BMAP
+//config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  dd bmap=img.bmap if=img of=/dev/sdX writes only the ranges
+//config:	  of the image that the block map (bmaptool's format 1.0 to
+//config:	  2.x) lists, at their offsets, checking each range's SHA-1
+//config:	  or SHA-256 checksum as it is read; the input may be a pipe.
+//config:	  Unmapped blocks of the output are left as they are.
+//config:	  Without this, bmap= is refused.
 
 //applet:dd dd_main DD
 
 //usage:[OPERAND]...
 //usage:Copy a file, converting and formatting according to the operands.
 //usage:
+//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists,
+//usage[FEATURE_DD_BMAP]:                  checking their checksums; the rest of of= stays as it is
 //usage:  bs=BYTES        read and write up to BYTES bytes at a time (default: 512)
 //usage:  cbs=BYTES       convert BYTES bytes at a time
 //usage:  conv=CONVS      convert the file as per the comma separated symbol list
@@ -84,6 +98,8 @@
 //usage:
 //usage:CONVS: swab sync excl nocreat notrunc noerror fdatasync fsync
 //usage[FEATURE_DD_CONV]:       ascii ebcdic ibm block unblock lcase ucase sparse
+//usage[FEATURE_DD_VERIFY]:       verify (read the output back from the device and compare;
+//usage[FEATURE_DD_VERIFY]:       on a block device the first MiB is written last)
 //usage:FLAGS: append fullblock count_bytes skip_bytes seek_bytes
 //usage[FEATURE_DD_IOFLAGS]:       direct directory dsync sync nonblock noatime noctty nofollow
 //usage[FEATURE_DD_NOCACHE]:       nocache
@@ -155,6 +171,8 @@ static void finish_copy(struct dd_run *run, enum dd_stop stop)
 		run->exit_status = EXIT_FAILURE;
 	}
 	finish_nocache(run);
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_finish(run, stop == STOP_DONE && run->exit_status == EXIT_SUCCESS);
 }
 
 int dd_main(int argc, char **argv)
@@ -176,6 +194,8 @@ int dd_main(int argc, char **argv)
 	/* Input first, buffers next, output last: a run that fails for want
 	 * of memory or a bad input never touches the output. */
 	open_input(&run);
+	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
+		bmap_prepare(&run);
 	plan_input(&run.plan, &opt, &run.in);
 	run.warn_partial_read = run.plan.warn_partial_read;
 	map_buffers(&run);
@@ -184,6 +204,8 @@ int dd_main(int argc, char **argv)
 	skip_input(&run);
 	opening_output = monotonic_ns();
 	open_output(&run);
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_check_output(&run);
 	tally_set_output_offset(&run, run.out.offset);
 	seek_output(&run);
 	/* GNU starts its clock once the output is open (a fifo's open waits
@@ -196,9 +218,16 @@ int dd_main(int argc, char **argv)
 			     quote_if_needed(run.in.name));
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_start(&run);
 
 	/* (ENABLE_ first: without zero-copy its code is not linked in.) */
-	if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
+	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
+		stop = copy_bmap(&run);
+	else if (ENABLE_FEATURE_DD_ZEROOUT && run.plan.mover == MOVER_ZEROOUT) {
+		if (!copy_zeroout(&run))
+			stop = copy_records(&run, true);
+	} else if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
 		stop = copy_records(&run, false);
 	else if (!copy_zerocopy(&run))
 		stop = copy_records(&run, true);
@@ -211,5 +240,7 @@ int dd_main(int argc, char **argv)
 	if (close(run.out.fd) != 0)
 		bb_perror_msg_and_die("closing output file %s", quote_always(run.out.name));
 	print_summary(&run);
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_report(&run);
 	return run.exit_status;
 }

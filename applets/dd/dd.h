@@ -12,6 +12,8 @@
  *               and the ends alone (a pure function)
  *   position.c  skip= on the input, seek= on the output
  *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
+ *   bmap.c      the bmap= mover: only the ranges a block map lists
+ *               (FEATURE_DD_BMAP; its parser is bmapfile.c, bmap.h)
  *   records.c   the record loop: read, convert, write
  *   batch.c     the record loop's batches: whole records a pipe
  *               already holds, in one read and few writes
@@ -20,6 +22,9 @@
  *               partial-read warning
  *   output.c    the output block, each write (sparse, O_DIRECT tail),
  *               the tail of the file and the syncs
+ *   verify.c    conv=verify: hashes of what was written, the read-back
+ *               from the device, the first block held back
+ *   syncwait.c  status=progress through the final sync
  *   buffers.c   mapping and growing the buffers the plan asks for
  *   tally.c     the only writer of the counts and offsets, and tick():
  *               signals, progress and nocache, once per loop turn
@@ -54,6 +59,7 @@ enum dd_conv {
 	CONV_NOCREAT   = 1 << 13,
 	CONV_FDATASYNC = 1 << 14,
 	CONV_FSYNC     = 1 << 15,
+	CONV_VERIFY    = 1 << 16,  /* an extension (verify.c) */
 };
 
 /* Conversions that change bytes or record shape; any of them forces the
@@ -91,6 +97,7 @@ struct dd_options {
 	unsigned input_flags;       /* FLAG_* from iflag= */
 	unsigned output_flags;      /* FLAG_* from oflag= */
 	enum dd_status status;
+	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
 
 	/* count=, skip=, seek= split as GNU does: whole records plus bytes
 	 * (the bytes part is nonzero only when counted in bytes). */
@@ -112,6 +119,9 @@ enum dd_mover {
 			     * PIPE_BUF or a file with conv=sparse: large
 			     * reads, the writes as the record loop's;
 			     * records follow from the byte count */
+	MOVER_ZEROOUT,      /* into a block device, zeros from /dev/zero or
+			     * a file's holes are the device's to write
+			     * (zeroout.c) */
 };
 
 /*
@@ -194,6 +204,7 @@ struct dd_conv_state {
 };
 
 struct dd_cache_state;
+struct dd_verify_state;
 
 /* The run: the ends, the plan, buffers, counters. */
 struct dd_run {
@@ -230,6 +241,7 @@ struct dd_run {
 	struct dd_report_state report;
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
+	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
 };
 
 /* How a copy ended, for dd_main's one way out. */
@@ -255,6 +267,28 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out);
 
+/* verify.c (FEATURE_DD_VERIFY): conv=verify. */
+/* Refuse an output that can't be read back (once it is open). */
+void verify_check_output(struct dd_run *run);
+/* Arm it, at the output's offset after seek= (sets run->verify). */
+void verify_start(struct dd_run *run);
+/* Before a write of len bytes: keep what falls in the held first block
+ * (moving the output's offset past it); returns how many bytes of data
+ * that took, which are not to be written. */
+size_t verify_hold(struct dd_run *run, const unsigned char *data, size_t len);
+/* After a write: len bytes of data went to the output. */
+void verify_written(struct dd_run *run, const unsigned char *data, size_t len);
+/* Once the copy and its syncs are over: read back, compare, write the
+ * held block.  copy_ok false: report that the first block was not
+ * written.  A failure is reported and sets exit_status. */
+void verify_finish(struct dd_run *run, bool copy_ok);
+/* After the summary: "N bytes verified". */
+void verify_report(struct dd_run *run);
+
+/* syncwait.c: a sync with the progress line kept up while it runs
+ * (status=progress).  Returns 0, or -1 with errno, as fsync does. */
+int sync_with_progress(struct dd_run *run, int fd, bool data_only);
+
 /* buffers.c */
 void map_buffers(struct dd_run *run);
 void grow_input_buffer(struct dd_run *run, uint64_t want);
@@ -268,6 +302,17 @@ void seek_output(struct dd_run *run);
 /* zerocopy.c (FEATURE_ZEROCOPY): true when the copy is complete; false
  * hands the rest, from where it stopped, to the record loop. */
 bool copy_zerocopy(struct dd_run *run);
+
+/* zeroout.c (FEATURE_DD_ZEROOUT): whether the mover fits (pure), and
+ * the mover, as copy_zerocopy. */
+bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
+		     const struct io_end *in, const struct io_end *out);
+bool copy_zeroout(struct dd_run *run);
+
+/* bmap.c (FEATURE_DD_BMAP): read and check the whole map, the input's
+ * and the output's size, before the output is opened; then the mover. */
+void bmap_prepare(struct dd_run *run);
+enum dd_stop copy_bmap(struct dd_run *run);
 
 /* records.c.  after_mover: a zero-copy mover handed over; its last turn
  * was this loop's first (it looked at the progress line already). */
@@ -303,8 +348,9 @@ void conv_finish(struct dd_run *run);
 bool next_record_size(const struct dd_run *run, size_t *size);
 /* Read one record of up to size bytes into ibuf, as one read(2) would
  * (or, with iflag=fullblock, as many as fill it).  Returns its length,
- * 0 at end of input, or -1 with errno. */
-ssize_t read_record(struct dd_run *run, size_t size);
+ * 0 at end of input, or -1 with errno; *got is what ibuf holds of it
+ * (on a fullblock read that failed, the bytes before the error). */
+ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
 /* One read of a batch of whole records (batch.c) into buf, as
  * read_record's reads are made.  Returns its length, 0 at end of input,
  * or -1 with errno. */
@@ -381,6 +427,8 @@ void report_leave_out(struct dd_run *run, uint64_t since);
 void print_summary(struct dd_run *run);
 void maybe_print_progress(struct dd_run *run);
 void catch_up_progress(struct dd_run *run);
+/* status=progress during the final sync, left bytes still to go. */
+void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 
 #endif

@@ -114,34 +114,58 @@ ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
  * buffer grows and reading goes on, so the record is what one large
  * read gives.
  */
-ssize_t read_record(struct dd_run *run, size_t size)
+static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
+				 bool *continued)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
-	size_t got = 0;
 
+	*got = 0;
 	for (;;) {
-		size_t room = run->ibuf.capacity - got;
-		size_t want = size - got < room ? size - got : room;
-		ssize_t n = read_once(run, run->ibuf.data + got, want);
+		size_t room = run->ibuf.capacity - *got;
+		size_t want = size - *got < room ? size - *got : room;
+		ssize_t n = read_once(run, run->ibuf.data + *got, want);
 
 		if (n < 0)
-			return got && !fullblock ? (ssize_t)got : -1;
+			return *got && !fullblock ? (ssize_t)*got : -1;
 		if (n == 0)
 			break;
-		got += (size_t)n;
-		if (got == size)
+		*got += (size_t)n;
+		if (*got == size)
 			break;
 		if ((size_t)n < want) {
 			if (fullblock)
 				continue;
 			break;
 		}
-		/* The buffer is full but the record is not.  A pipe can't
-		 * return more than its capacity in one read, so one read of
-		 * the full size would have stopped here too. */
-		if (!fullblock && !run->in.size_known)
-			break;
-		grow_input_buffer(run, got + 1);
+		/* The buffer is full but the record is not.  A pipe's one
+		 * read would have returned what it holds now, up to size:
+		 * its writer may have raised it past the capacity seen at
+		 * the start. */
+		if (!fullblock && !run->in.size_known) {
+			size_t held = pipe_bytes_held(&run->in);
+
+			if (!held)
+				break;
+			grow_input_buffer(run, *got + held);
+		} else {
+			grow_input_buffer(run, *got + 1);
+		}
+		/* The reads that go on are one read to the partial-read
+		 * rules (unless the record's steps already say so). */
+		if (!run->steps_whole || *continued) {
+			read_steps_at(run, size, *got);
+			*continued = true;
+		}
 	}
-	return (ssize_t)got;
+	return (ssize_t)*got;
+}
+
+ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
+{
+	bool continued = false;
+	ssize_t n = read_record_reads(run, size, got, &continued);
+
+	if (continued)
+		read_steps_at(run, 0, 0);
+	return n;
 }

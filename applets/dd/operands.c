@@ -23,6 +23,7 @@ struct symbol {
 #define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NULL : "FEATURE_DD_CONV")
 #define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NULL : "FEATURE_DD_IOFLAGS")
 #define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NULL : "FEATURE_DD_NOCACHE")
+#define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NULL : "FEATURE_DD_VERIFY")
 
 static const struct symbol conv_symbols[] = {
 	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, 0, CONV_FEATURE },
@@ -41,6 +42,7 @@ static const struct symbol conv_symbols[] = {
 	{ "nocreat",   CONV_NOCREAT,   0, NULL },
 	{ "fdatasync", CONV_FDATASYNC, 0, NULL },
 	{ "fsync",     CONV_FSYNC,     0, NULL },
+	{ "verify",    CONV_VERIFY,    0, VERIFY_FEATURE },
 	{ NULL, 0, 0, NULL }
 };
 
@@ -101,7 +103,7 @@ static void parse_symbols(const char *list, const struct symbol *table,
 			memcpy(word, list, len);
 			word[len] = '\0';
 			quoted = quote_escaped(word);
-			xfree(word);
+			free_mapped(word);
 			bb_error_msg_and_usage("invalid %s: %s", noun, quoted);
 		}
 		if (sym->feature)
@@ -163,6 +165,39 @@ static void check_conflicts(struct dd_options *opt)
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		bb_error_msg_and_die("cannot combine direct and nocache");
+	/* verify reads back the range just written: not an appended end,
+	 * nor holes that leave the old bytes. */
+	if ((opt->conv & CONV_VERIFY) && (opt->output_open_flags & O_APPEND))
+		bb_error_msg_and_die("cannot combine verify and oflag=append");
+	if ((opt->conv & CONV_VERIFY) && (opt->conv & CONV_SPARSE))
+		bb_error_msg_and_die("cannot combine verify and sparse");
+}
+
+/*
+ * bmap= writes ranges at the map's offsets from the image's start, and
+ * leaves the rest of the output as it is (never truncated): operands
+ * that move, cut or change bytes have no meaning with it.
+ */
+static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
+				 uint64_t count)
+{
+	const char *with = NULL;
+
+	if (skip)
+		with = "skip=";
+	else if (opt->seek_records || opt->seek_bytes)
+		with = "seek=";
+	else if (opt->count_given || count != MAX_COUNT)
+		with = "count=";
+	else if (opt->conv & (CONV_RESHAPING | CONV_SPARSE | CONV_SYNC | CONV_NOERROR))
+		with = "conv= other than notrunc, excl, nocreat, fsync or fdatasync";
+	else if ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT)
+		with = "iflag=direct or oflag=direct";
+	else if (opt->output_open_flags & O_APPEND)
+		with = "oflag=append";
+	if (with)
+		bb_error_msg_and_die("bmap= cannot be combined with %s", with);
+	opt->conv |= CONV_NOTRUNC;
 }
 
 void parse_operands(struct dd_options *opt, char **argv)
@@ -216,7 +251,12 @@ void parse_operands(struct dd_options *opt, char **argv)
 		else if (word_is(arg, len, "oflag"))
 			parse_symbols(val, flag_symbols, "output flag", 0,
 				      &opt->output_flags, &opt->output_open_flags);
-		else if (word_is(arg, len, "status")) {
+		else if (word_is(arg, len, "bmap")) {
+			if (!ENABLE_FEATURE_DD_BMAP)
+				bb_error_msg_and_die("operand 'bmap' is not supported"
+						     " in this build (FEATURE_DD_BMAP is off)");
+			opt->bmap_path = val;
+		} else if (word_is(arg, len, "status")) {
 			unsigned level = STATUS_DEFAULT;
 			parse_symbols(val, status_symbols, "status level", 1,
 				      &level, NULL);
@@ -253,6 +293,8 @@ void parse_operands(struct dd_options *opt, char **argv)
 			    &opt->max_records, &opt->max_bytes);
 
 	check_conflicts(opt);
+	if (opt->bmap_path)
+		check_bmap_conflicts(opt, skip, count);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */
 	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))

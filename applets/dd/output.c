@@ -56,14 +56,20 @@ bool seek_over_zeros(struct dd_run *run, size_t len)
 
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	size_t done = 0;
+	size_t done = 0, held = 0;
 
 	run->final_op_was_seek = false;
+	/* A record that a write already began (the read-ahead's, which
+	 * failed part-way) is not all zeros: its rest is written too. */
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && bb_is_all_zero(data, len)
+	    && !run->sparse_off && !run->tally.carry_out
+	    && bb_is_all_zero(data, len)
 	    && seek_over_zeros(run, len))
 		return len;
 
+	/* conv=verify: the first block waits, and each byte is hashed. */
+	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
+		done = held = verify_hold(run, data, len);
 	while (done < len) {
 		ssize_t n = write(run->out.fd, data + done, len - done);
 
@@ -80,6 +86,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 		}
 		done += (size_t)n;
 	}
+	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
+		verify_written(run, data + held, done - held);
 	return done;
 }
 
@@ -168,15 +176,11 @@ bool extend_after_final_hole(struct dd_run *run)
 	return true;
 }
 
-/* fsync or fdatasync, restarted after a signal. */
-static int sync_fd(int fd, bool data_only)
+/* fsync or fdatasync of the output, restarted after a signal, with
+ * status=progress kept up while it runs (syncwait.c). */
+static int sync_fd(struct dd_run *run, bool data_only)
 {
-	int r;
-
-	do
-		r = data_only ? fdatasync(fd) : fsync(fd);
-	while (r != 0 && errno == EINTR);
-	return r;
+	return sync_with_progress(run, run->out.fd, data_only);
 }
 
 bool output_syncs_at_end(const struct dd_run *run)
@@ -190,7 +194,7 @@ bool sync_output(struct dd_run *run)
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
 
-	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run->out.fd, true) != 0) {
+	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",
 				      quote_always(run->out.name));
@@ -198,7 +202,7 @@ bool sync_output(struct dd_run *run)
 		}
 		want_fsync = true;
 	}
-	if (want_fsync && sync_fd(run->out.fd, false) != 0) {
+	if (want_fsync && sync_fd(run, false) != 0) {
 		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
 		ok = false;
 	}

@@ -78,19 +78,26 @@ static uint64_t input_total_bound(const struct dd_plan *plan,
  */
 enum { RECORD_STEP = 4 << 20 };
 
+/* iflag=fullblock drops a record whose read fails part-way, as GNU's
+ * does: no mover may write a part of a record before it is all read. */
+static bool writes_only_whole_records(const struct dd_options *opt)
+{
+	return opt->input_flags & FLAG_FULLBLOCK;
+}
+
 /* Can a record be moved in steps with the same outcome as one read and
  * one write?  One buffer (each read written as it came), nothing that
  * looks at the whole record (conv=sync pads it, noerror skips it, sparse
- * tests it for zeros), and an input of known size, so that reading a
- * record in steps returns what one read would.  (Not /dev/zero: there
- * bs=1E count=1 must stay GNU's "memory exhausted", not an endless
- * copy.) */
+ * tests it for zeros, fullblock drops it on error), and an input of
+ * known size, so that reading a record in steps returns what one read
+ * would.  (Not /dev/zero: there bs=1E count=1 must stay GNU's "memory
+ * exhausted", not an endless copy.) */
 static bool records_may_step(const struct dd_options *opt,
 			     const struct io_end *in)
 {
 	return opt->bs_given && opt->ibs == opt->obs && !opt->reshaping
 		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE))
-		&& in->size_known;
+		&& !writes_only_whole_records(opt) && in->size_known;
 }
 
 void plan_input(struct dd_plan *plan, const struct dd_options *opt,
@@ -159,7 +166,8 @@ static bool is_plain(const struct dd_options *opt, bool sparse_ok)
 static bool read_ahead_pays(const struct dd_options *opt,
 			    const struct io_end *in, const struct io_end *out)
 {
-	if (!in->size_known || !opt->input_path)
+	if (!in->size_known || !opt->input_path
+	    || writes_only_whole_records(opt))
 		return false;
 	if (opt->conv & CONV_SPARSE)
 		return ENABLE_FEATURE_DD_CONV && S_ISREG(out->st.st_mode)
@@ -221,11 +229,21 @@ static bool fast_paths_allowed(const struct io_end *in, const struct io_end *out
 static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 			 const struct io_end *in, const struct io_end *out)
 {
-	bool coalesce = in->size_known || is_dev_zero(&in->st);
+	/* A read of /dev/zero never fails part-way. */
+	bool coalesce = (in->size_known && !writes_only_whole_records(opt))
+		|| is_dev_zero(&in->st);
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
+	if (ENABLE_FEATURE_DD_ZEROOUT && zeroout_applies(opt, plan, in, out)
+	    && !(in->size_known && input_start(plan, in) >= in->size)) {
+		plan->mover = MOVER_ZEROOUT;
+		return;
+	}
 	if (!fast_paths_allowed(in, out))
+		return;
+	/* conv=verify hashes the bytes on their way through. */
+	if (opt->conv & CONV_VERIFY)
 		return;
 	/* Empty, or procfs claiming a size: let read decide. */
 	if (in->size_known && input_start(plan, in) >= in->size)

@@ -31,9 +31,10 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
 	ssize_t n;
+	size_t got;
 
 	if (input) {
-		n = read_record(run, size);
+		n = read_record(run, size, &got);
 		if (n < 0) {
 			bb_perror_msg("error reading %s", quote_always(run->in.name));
 			if (run->opt->conv & CONV_NOERROR)

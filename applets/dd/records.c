@@ -124,10 +124,10 @@ static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
 
 	for (;;) {
 		size_t want = *size < step ? *size : step;
-		size_t written;
+		size_t written, got;
 
 		read_steps_at(run, whole, whole - *size);
-		n = read_record(run, want);
+		n = read_record(run, want, &got);
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
 		/* A full step, and more of the record to come. */
@@ -161,7 +161,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 	}
 	for (;;) {
 		enum batch_result batch = BATCH_NONE;
-		size_t size;
+		size_t size, got = 0;
 		ssize_t len;
 
 		if (after_mover)
@@ -187,7 +187,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		else if (run->plan.record_steps && size > run->ibuf.capacity)
 			len = read_record_in_steps(run, &size);
 		else
-			len = read_record(run, size);
+			len = read_record(run, size, &got);
 		if (len == STEP_WRITE_FAILED)
 			return STOP_WRITE_FAILED;
 		if (len <= 0)
@@ -206,14 +206,18 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 			}
 			if (len < 0)
 				continue;
+		} else {
+			got = (size_t)len;
 		}
 		tally_read(run, (size_t)len);
 		partread = (uint64_t)len < opt->ibs ? (size_t)len : 0;
 		if ((uint64_t)len < opt->ibs && (opt->conv & CONV_SYNC)) {
-			/* Pad only the tail: the rest holds data. */
-			memset(run->ibuf.data + len,
+			/* Pad only the tail: the rest holds data, also what
+			 * a fullblock read got before it failed (GNU pads
+			 * its buffer before each read, and keeps those). */
+			memset(run->ibuf.data + got,
 			       opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0,
-			       (size_t)opt->ibs - (size_t)len);
+			       (size_t)opt->ibs - got);
 			len = (ssize_t)opt->ibs;
 		}
 

@@ -121,8 +121,9 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
-/* status=progress: about once a second, rewrite one line in place. */
-static void print_progress(struct dd_run *run, uint64_t now)
+/* status=progress: about once a second, rewrite one line in place
+ * (with a note after it, or NULL). */
+static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[SUMMARY_SIZE];
 	size_t len;
@@ -130,6 +131,8 @@ static void print_progress(struct dd_run *run, uint64_t now)
 
 	buf[0] = '\r';
 	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
+	if (note && len < sizeof(buf) - 1)
+		len += bb_format(buf + len, sizeof(buf) - len, "%s", note);
 	if (len > sizeof(buf) - 1)
 		len = sizeof(buf) - 1;
 	text_len = (int)len - 1;
@@ -160,7 +163,22 @@ void maybe_print_progress(struct dd_run *run)
 	if (now < run->report.next_progress_ns)
 		return;
 	run->report.next_progress_ns += 1000000000;
-	print_progress(run, now);
+	print_progress(run, now, NULL);
+}
+
+void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
+{
+	uint64_t now = monotonic_ns();
+	char note[64], human[HUMAN_BUF_SIZE];
+
+	if (now < run->report.next_progress_ns)
+		return;
+	/* Twice a second: a sync step that runs late still leaves the
+	 * lines less than a second apart. */
+	run->report.next_progress_ns = now + 500000000;
+	human_readable(human, left, 1, 1, 0);
+	bb_format(note, sizeof(note), "; syncing, %s left", human);
+	print_progress(run, now, note);
 }
 
 /*

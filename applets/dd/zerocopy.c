@@ -71,6 +71,11 @@ static size_t pipe_step_size(const struct io_end *out)
  */
 static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch)
 {
+	/* Short of the size seen at the start, only a read can tell the
+	 * end from a fault: a FUSE file's failed read shrinks its size in
+	 * the kernel, and the splice after it moves nothing. */
+	if (run->in.size_known && run->tally.in_offset < run->in.size)
+		return false;
 	if (ch && ch->path == COPY_SPLICE_VIA_PIPE)
 		return ch->in_pipe == 0;
 	return run->in.size_known && run->tally.in_offset >= run->in.size;
@@ -280,19 +285,31 @@ static size_t run_of_same_blocks(const unsigned char *data, size_t len,
 /* The next piece of what was read ahead: into a pipe, one record (a
  * reader sees each write); with conv=sparse, a run of blocks that is
  * sought over or written whole, as each block would be.  Returns the
- * bytes done, or -1 with errno. */
+ * bytes done, or -1 with errno; *whole is false when the piece was not
+ * all written (errno says why), so that the copy stops there and the
+ * record loop meets the fault with GNU's message: a zero run after it
+ * must not be sought over as if nothing had happened. */
 static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
-				 size_t held)
+				 size_t held, bool *whole)
 {
 	size_t obs = (size_t)run->opt->obs, run_len, done;
 	bool zeros;
+	ssize_t n;
 
-	if (!(run->opt->conv & CONV_SPARSE))
-		return write(run->out.fd, data, held < obs ? held : obs);
+	*whole = false;
+	if (!(run->opt->conv & CONV_SPARSE)) {
+		run_len = held < obs ? held : obs;
+		n = write(run->out.fd, data, run_len);
+		*whole = n == (ssize_t)run_len;
+		return n;
+	}
 	run_len = run_of_same_blocks(data, held, obs, &zeros);
-	if (zeros && seek_over_zeros(run, run_len))
+	if (zeros && seek_over_zeros(run, run_len)) {
+		*whole = true;
 		return (ssize_t)run_len;
+	}
 	done = write_step(run, data, run_len);
+	*whole = done == run_len;
 	return done ? (ssize_t)done : -1;
 }
 
@@ -306,7 +323,7 @@ static bool copy_read_ahead(struct dd_run *run)
 	size_t held = 0, at = 0;
 	uint64_t limit = run->plan.count_bytes, moved = 0;
 	struct lazy_buffer buf;
-	bool at_end = false;
+	bool at_end = false, whole = false;
 
 	if (lazy_buffer_alloc(&buf, ahead) != 0)
 		return false;
@@ -329,20 +346,24 @@ static bool copy_read_ahead(struct dd_run *run)
 			held = (size_t)n;
 			at = 0;
 		}
-		n = write_ahead_piece(run, buf.data + at, held);
+		n = write_ahead_piece(run, buf.data + at, held, &whole);
 		if (n > 0) {
 			at += (size_t)n;
 			held -= (size_t)n;
 			moved += (uint64_t)n;
 			tally_moved(run, (uint64_t)n, true);
-			continue;
 		}
-		if (n < 0 && retry_after(run))
+		if (whole || (n < 0 && retry_after(run)))
 			continue;
 		break;
 	}
-	if (held)
-		lseek(run->in.fd, -(off_t)held, SEEK_CUR);
+	/* The record loop reads on from what was written.  If the input
+	 * can't be put back there, nothing after it can be trusted. */
+	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
+		bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
+		run->exit_status = EXIT_FAILURE;
+		at_end = true;
+	}
 	tally_coalesced(run, moved, at_end);
 	lazy_buffer_free(&buf);
 	return at_end;
