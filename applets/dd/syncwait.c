@@ -1,0 +1,75 @@
+/*
+ * syncwait.c - status=progress through the final fsync/fdatasync.
+ *
+ * A sync of a slow card can take minutes, and one syscall gives no news
+ * while it runs.  So with status=progress the written range is first
+ * written out in steps (sync_file_range: start writeback, wait for it),
+ * each timed to take well under a second, with the progress line
+ * between them saying how much of the range is left; the fsync or
+ * fdatasync that follows has only the metadata and the device's cache
+ * left to do.  Each step's writeback is started one step ahead.  The steps cover the file from its start: the clean pages
+ * before seek= cost nothing.  An error that a step reports is the sync's
+ * error (the kernel reports a writeback error once).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "dd.h"
+
+/* Step sizes: a step's time is kept between these, by doubling and
+ * halving. */
+enum { STEP_MIN = 1 << 20, STEP_MAX = 16 << 20 };
+#define STEP_FAST_NS 50000000ULL
+#define STEP_SLOW_NS 200000000ULL
+
+static int sync_here(int fd, bool data_only)
+{
+	int r;
+
+	do
+		r = data_only ? fdatasync(fd) : fsync(fd);
+	while (r != 0 && errno == EINTR);
+	return r;
+}
+
+int sync_with_progress(struct dd_run *run, int fd, bool data_only)
+{
+	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+		| SYNC_FILE_RANGE_WAIT_AFTER;
+	uint64_t end = run->tally.out_offset, at = 0, step = STEP_MIN;
+
+	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS)
+		return sync_here(fd, data_only);
+	while (at < end) {
+		uint64_t began = monotonic_ns(), took;
+		uint64_t len = min_u64(step, end - at);
+
+		/* The next step's writeback starts before this one is
+		 * waited for, so that the device always has work. */
+		if (at + len < end)
+			(void)sync_file_range(fd, (off_t)(at + len),
+					      (off_t)min_u64(len, end - at - len),
+					      SYNC_FILE_RANGE_WRITE);
+		if (sync_file_range(fd, (off_t)at, (off_t)len, flags) != 0) {
+			if (errno == EINTR) {
+				process_signals(run);
+				continue;
+			}
+			/* Not for this file (a pipe, some filesystems): the
+			 * sync alone. */
+			if (errno == ESPIPE || errno == EINVAL || errno == ENOSYS)
+				break;
+			return -1;
+		}
+		at += len;
+		took = monotonic_ns() - began;
+		if (took < STEP_FAST_NS && step < STEP_MAX)
+			step *= 2;
+		else if (took > STEP_SLOW_NS && step > STEP_MIN)
+			step /= 2;
+		process_signals(run);
+		maybe_print_sync_progress(run, end - at);
+	}
+	return sync_here(fd, data_only);
+}
