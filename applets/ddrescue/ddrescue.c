@@ -1,0 +1,284 @@
+/*
+ * ddrescue.c - rescue the readable data of a failing disk, as GNU
+ * ddrescue does, keeping its mapfile: the options, the checks that
+ * come before anything is written, reading the mapfile, then the passes
+ * (rescue.c).  Bad input is refused before the output is opened.
+ */
+//config:config DDRESCUE
+//config:	bool "ddrescue"
+//config:	default y
+//config:	help
+//config:	  Copy a failing disk, good areas first, with GNU ddrescue's
+//config:	  passes (copy, trim, scrape, retry) and its mapfile, so that a
+//config:	  rescue can be stopped and resumed, also by GNU ddrescue.
+
+//applet:ddrescue ddrescue_main DDRESCUE
+
+//usage:[OPTION]... INFILE OUTFILE [MAPFILE]
+//usage:Copy INFILE to OUTFILE, the readable areas first, then the edges and
+//usage:insides of the unreadable ones a sector at a time.  MAPFILE records
+//usage:what was read, in GNU ddrescue's format; a rescue resumes from it.
+//usage:
+//usage:  -b, --sector-size=BYTES    sector size of the input (512)
+//usage:  -c, --cluster-size=SECTORS sectors per read while copying (128)
+//usage:  -d, --idirect              read the input with O_DIRECT
+//usage:  -D, --odirect              write the output with O_DIRECT
+//usage:  -f, --force                write to a device or partition
+//usage:  -i, --input-position=BYTES start of the rescue in INFILE (0)
+//usage:  -o, --output-position=BYTES where it goes in OUTFILE (the -i)
+//usage:  -s, --size=BYTES           bytes to rescue at most
+//usage:  -n, --no-scrape            leave out the scraping phase
+//usage:  -N, --no-trim              leave out the trimming phase
+//usage:  -r, --retry-passes=N       retry bad sectors N times (-1: ever)
+//usage:  -q, --quiet                no progress and no summary
+//usage:  -v, --verbose              tell what is about to be done
+//usage:
+//usage:Numbers are decimal, 0x hex or 0 octal, with an optional multiplier
+//usage:k M G T P E (1000^n) or Ki Mi Gi Ti Pi Ei (1024^n), then s
+//usage:(sectors) and B (bytes), e.g. 64Ki, 2048s, 1Mis.
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "ddrescue.h"
+
+/* Blocks the map may hold: room for thousands of scattered bad sectors
+ * in well under a MiB (pages are touched only as blocks are added). */
+enum { MAX_BLOCKS = 1 << 16 };
+
+/* GNU ddrescue's options that this one does not have. */
+static const char unsupported[] = "aABCeEFGHIJKLmMOpPRStTuwWxXy";
+
+static const char longopts[] =
+	"bsector-size\0" "ccluster-size\0" "didirect\0" "Dodirect\0"
+	"fforce\0" "iinput-position\0" "ooutput-position\0" "ssize\0"
+	"nno-scrape\0" "Nno-trim\0" "rretry-passes\0" "qquiet\0"
+	"vverbose\0" "Vversion\0";
+
+/* A number with GNU ddrescue's multipliers; s is the sector size. */
+static uint64_t number(const char *arg, int opt, uint64_t sector, uint64_t max)
+{
+	static const char letters[] = "kMGTPE";
+	const char *s = arg, *l;
+	uint64_t v, mul = 1;
+
+	if (parse_cxx_integer(&s, &v))
+		goto bad;
+	if (*s && (l = strchr(letters, *s == 'K' ? 'k' : *s)) != NULL) {
+		bool binary = s[1] == 'i';
+		unsigned power = (unsigned)(l - letters) + 1;
+
+		if (binary == (*s == 'k'))
+			goto bad;
+		s += 1 + binary;
+		while (power--)
+			mul *= binary ? 1024 : 1000;
+	}
+	if (*s == 's') {
+		if (__builtin_mul_overflow(mul, sector, &mul))
+			goto bad;
+		s++;
+	}
+	if (*s == 'B')
+		s++;
+	if (*s || __builtin_mul_overflow(v, mul, &v) || v > max)
+		goto bad;
+	return v;
+bad:
+	bb_error_msg_and_usage("invalid number for -%c: %s", opt, quote_escaped(arg));
+}
+
+static void on_signal(int sig)
+{
+	rescue_stop_signal = sig;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+static void read_mapfile(const char *name, const struct stat *in_st)
+{
+	struct mapfile_parser p;
+	struct stat st;
+	char chunk[4096];
+	ssize_t n;
+	int fd = open(name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return;
+		bb_perror_msg_and_die("cannot open mapfile %s", quote_always(name));
+	}
+	if (!fstat(fd, &st)) {
+		if (same_file(&st, in_st))
+			bb_error_msg_and_die("mapfile %s is the input", quote_always(name));
+		if (S_ISBLK(in_st->st_mode) && st.st_dev == in_st->st_rdev)
+			bb_error_msg("warning: mapfile %s is on the disk being rescued",
+				     quote_always(name));
+	}
+	mapfile_parse_begin(&p);
+	while ((n = safe_read(fd, chunk, sizeof(chunk))) > 0)
+		if (mapfile_parse_feed(&p, chunk, (size_t)n))
+			break;
+	if (n < 0)
+		bb_perror_msg_and_die("error reading mapfile %s", quote_always(name));
+	if (p.error || mapfile_parse_end(&p)) {
+		xfunc_error_retval = 2;
+		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
+				     quote_always(name), p.lineno, p.error);
+	}
+	close(fd);
+	rescue_resume_at(p.cur_status, p.cur_pass);
+}
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = sizeof("ddrescue");
+	char *s, *p;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = xmalloc(len);
+	p = stpcpy(s, "ddrescue");
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		*p++ = ' ';
+		/* A newline would end the comment line in the mapfile. */
+		for (; *a; a++, p++) {
+			*p = *a;
+			if (*p == '\n')
+				*p = ' ';
+		}
+	}
+	*p = '\0';
+	return s;
+}
+
+int ddrescue_main(int argc, char **argv)
+{
+	const char *arg_i = NULL, *arg_o = NULL, *arg_s = NULL, *arg_c = NULL;
+	struct rescue r;
+	struct io_end in;
+	struct lazy_buffer buf = { NULL, 0 };
+	struct stat out_st;
+	struct sigaction sa;
+	bool force = false, idirect = false, odirect = false, out_exists;
+	uint64_t size = UINT64_MAX, insize;
+	int c, fd;
+
+	memset(&r, 0, sizeof(r));
+	r.sector = 512;
+	while ((c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
+			      longopts)) != -1) {
+		switch (c) {
+		case 'b': r.sector = number(optarg, c, 1, 1 << 20); break;
+		case 'c': arg_c = optarg; break;
+		case 'd': idirect = true; break;
+		case 'D': odirect = true; break;
+		case 'f': force = true; break;
+		case 'i': arg_i = optarg; break;
+		case 'o': arg_o = optarg; break;
+		case 's': arg_s = optarg; break;
+		case 'n': r.no_scrape = true; break;
+		case 'N': r.no_trim = true; break;
+		case 'q': r.quiet = true; break;
+		case 'v': r.verbose = true; break;
+		case 'V': bb_print_version(); return 0;
+		case 'r':
+			r.retry_passes = strcmp(optarg, "-1") ? (int)number(optarg, c, 1, INT_MAX)
+							      : INT_MAX;
+			break;
+		default:
+			if (c > 0 && c < 128 && strchr(unsupported, c))
+				bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
+			bb_error_msg_and_usage("invalid option");
+		}
+	}
+	if (!r.sector)
+		bb_error_msg_and_usage("invalid sector size 0");
+	r.cluster = (arg_c ? number(arg_c, 'c', 1, (64 << 20) / r.sector) : 128) * r.sector;
+	if (!r.cluster)
+		bb_error_msg_and_usage("invalid cluster size 0");
+	r.ipos = arg_i ? number(arg_i, 'i', r.sector, INT64_MAX) : 0;
+	r.opos = arg_o ? number(arg_o, 'o', r.sector, INT64_MAX) : r.ipos;
+	if (arg_s)
+		size = number(arg_s, 's', r.sector, INT64_MAX);
+	if (argc - optind < 2 || argc - optind > 3)
+		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
+				       : "too many files");
+	r.in_name = argv[optind];
+	r.out_name = argv[optind + 1];
+	r.map_name = argv[optind + 2];
+	if (idirect && (r.ipos % r.sector || (arg_s && size % r.sector)))
+		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
+	if (odirect && (r.opos % r.sector || (arg_s && size % r.sector)))
+		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
+
+	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (idirect ? O_DIRECT : 0));
+	if (fd < 0)
+		bb_perror_msg_and_die("cannot open %s", quote_always(r.in_name));
+	io_end_learn(&in, fd, r.in_name);
+	r.in_fd = fd;
+	if (!in.size_known && !arg_s)
+		bb_error_msg_and_die("the size of %s is unknown; give it with -s",
+				     quote_always(r.in_name));
+	insize = in.size_known ? in.size : r.ipos + size;
+	out_exists = stat(r.out_name, &out_st) == 0;
+	if (out_exists && same_file(&out_st, &in.st))
+		bb_error_msg_and_die("input and output are the same file");
+	if (out_exists && !S_ISREG(out_st.st_mode) && !force)
+		bb_error_msg_and_die("output %s is not a regular file; use -f to write to it",
+				     quote_always(r.out_name));
+	if (map_init(MAX_BLOCKS))
+		bb_perror_msg_and_die("cannot reserve the block list");
+	if (r.map_name) {
+		struct stat map_st;
+
+		if (out_exists && stat(r.map_name, &map_st) == 0 && same_file(&map_st, &out_st))
+			bb_error_msg_and_die("mapfile and output are the same file");
+		read_mapfile(r.map_name, &in.st);
+	}
+	if (map_end() < insize && map_append(insize - map_end(), ST_NONTRIED))
+		bb_error_msg_and_die("too many blocks in the mapfile");
+	r.iend = min_u64(insize, r.ipos > UINT64_MAX - size ? UINT64_MAX : r.ipos + size);
+	if (r.iend > map_end())
+		r.iend = map_end();
+	if (r.iend < r.ipos)
+		r.iend = r.ipos;
+	if (lazy_buffer_alloc(&buf, r.cluster))
+		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r.cluster);
+	r.buf = buf.data;
+
+	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (odirect ? O_DIRECT : 0), 0666);
+	if (fd < 0)
+		bb_perror_msg_and_die("cannot open %s", quote_always(r.out_name));
+	r.out_fd = fd;
+	r.command_line = join_args(argc, argv);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (r.verbose && !r.quiet)
+		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
+			   "    Starting positions: infile = %llu, outfile = %llu\n"
+			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",
+			   (unsigned long long)(r.iend - r.ipos), r.in_name, r.out_name,
+			   (unsigned long long)r.ipos, (unsigned long long)r.opos,
+			   (unsigned long long)(r.cluster / r.sector),
+			   (unsigned long long)r.sector);
+	return rescue_run(&r);
+}

@@ -1,0 +1,184 @@
+/*
+ * map.c - the block list of a rescue: contiguous blocks, each with one
+ * status, from 0 to the end of the map.  Block i covers
+ * [start[i], start[i + 1]); start[count] is the end.  Both arrays live
+ * in one mapping reserved up front, so memory stays bounded whatever
+ * the disk does; a change that would need more blocks is refused.
+ */
+#include <string.h>
+
+#include "libbb.h"
+#include "ddrescue.h"
+
+static uint64_t *start;
+static unsigned char *status;
+static size_t count, capacity;
+
+int map_init(size_t max_blocks)
+{
+	unsigned char *p;
+
+	free_mapped(start);
+	start = NULL;
+	p = try_malloc((max_blocks + 1) * (sizeof(*start) + 1));
+	if (!p)
+		return -1;
+	start = (uint64_t *)(void *)p;
+	status = p + (max_blocks + 1) * sizeof(*start);
+	capacity = max_blocks;
+	count = 0;
+	start[0] = 0;
+	return 0;
+}
+
+size_t map_count(void) { return count; }
+uint64_t map_end(void) { return start[count]; }
+
+void map_block(size_t i, uint64_t *pos, uint64_t *size, int *st)
+{
+	*pos = start[i];
+	*size = start[i + 1] - start[i];
+	*st = status[i];
+}
+
+int map_append(uint64_t size, int st)
+{
+	if (!size)
+		return 0;
+	if (count && status[count - 1] == st) {
+		start[count] += size;
+		return 0;
+	}
+	if (count == capacity)
+		return -1;
+	status[count] = (unsigned char)st;
+	start[count + 1] = start[count] + size;
+	count++;
+	return 0;
+}
+
+/* The block holding pos (pos < end). */
+static size_t find(uint64_t pos)
+{
+	size_t lo = 0, hi = count;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (start[mid] <= pos)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int map_set(uint64_t a, uint64_t b, int st)
+{
+	uint64_t new_start[3];
+	unsigned char new_status[3];
+	size_t first, last, n = 0, old, k;
+
+	if (b > map_end())
+		b = map_end();
+	if (a >= b)
+		return 0;
+	first = find(a);
+	last = find(b - 1);
+	/* The blocks first..last become: what is left of first before a,
+	 * [a, b), what is left of last after b. */
+	if (start[first] < a) {
+		new_start[n] = start[first];
+		new_status[n++] = status[first];
+	}
+	new_start[n] = a;
+	new_status[n++] = (unsigned char)st;
+	if (b < start[last + 1]) {
+		new_start[n] = b;
+		new_status[n++] = status[last];
+	}
+	/* Merge with the neighbours, and among themselves. */
+	if (first > 0 && status[first - 1] == new_status[0]) {
+		first--;
+		new_start[0] = start[first];
+	}
+	if (last + 1 < count && status[last + 1] == new_status[n - 1])
+		last++;
+	for (k = 1; k < n;) {
+		if (new_status[k] == new_status[k - 1]) {
+			memmove(new_start + k, new_start + k + 1, (n - k - 1) * sizeof(*new_start));
+			memmove(new_status + k, new_status + k + 1, n - k - 1);
+			n--;
+		} else {
+			k++;
+		}
+	}
+	old = last - first + 1;
+	if (count - old + n > capacity)
+		return -1;
+	if (n != old) {
+		memmove(start + first + n, start + last + 1,
+			(count - last) * sizeof(*start));
+		memmove(status + first + n, status + last + 1, count - last - 1);
+		count = count - old + n;
+	}
+	memcpy(start + first, new_start, n * sizeof(*start));
+	memcpy(status + first, new_status, n);
+	return 0;
+}
+
+bool map_next(uint64_t pos, uint64_t limit, int st, uint64_t *s, uint64_t *e)
+{
+	size_t i;
+
+	if (pos >= limit || pos >= map_end())
+		return false;
+	for (i = find(pos); i < count && start[i] < limit; i++) {
+		if (status[i] != st)
+			continue;
+		*s = start[i] > pos ? start[i] : pos;
+		*e = start[i + 1] < limit ? start[i + 1] : limit;
+		return true;
+	}
+	return false;
+}
+
+bool map_prev(uint64_t pos, uint64_t floor, int st, uint64_t *s, uint64_t *e)
+{
+	size_t i;
+
+	if (pos > map_end())
+		pos = map_end();
+	if (pos <= floor)
+		return false;
+	for (i = find(pos - 1) + 1; i-- > 0 && start[i + 1] > floor;) {
+		if (status[i] != st)
+			continue;
+		*s = start[i] > floor ? start[i] : floor;
+		*e = start[i + 1] < pos ? start[i + 1] : pos;
+		return true;
+	}
+	return false;
+}
+
+int map_status_at(uint64_t pos)
+{
+	return pos < map_end() ? status[find(pos)] : ST_FINISHED;
+}
+
+uint64_t map_total(uint64_t a, uint64_t b, int st, size_t *blocks)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	*blocks = 0;
+	if (a >= b || a >= map_end())
+		return 0;
+	for (i = find(a); i < count && start[i] < b; i++) {
+		if (status[i] != st)
+			continue;
+		sum += min_u64(start[i + 1], b) - (start[i] > a ? start[i] : a);
+		++*blocks;
+	}
+	return sum;
+}

@@ -1,0 +1,281 @@
+/*
+ * mapfile.c - GNU ddrescue's mapfile: comment lines ('#' at the start
+ * of a line or after a blank), a status line "pos status pass", then
+ * one "pos size status" line per block, contiguous.  The parser takes
+ * the text in pieces through a line buffer of fixed size, so a mapfile
+ * of any length costs no more memory than its blocks; a line that does
+ * not fit is accepted only as a comment.  Saving writes a new file,
+ * fsyncs it and renames it over the old one: a crash leaves one or the
+ * other, whole.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "ddrescue.h"
+
+static int digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return 99;
+}
+
+int parse_cxx_integer(const char **sp, uint64_t *v)
+{
+	const char *s = *sp;
+	unsigned base = 10;
+	uint64_t n = 0;
+	int d, digits = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0') {
+		base = 8;
+	}
+	for (; (d = digit_value(*s)) < (int)base; s++, digits++) {
+		if (n > ((uint64_t)INT64_MAX - (unsigned)d) / base)
+			return -1;
+		n = n * base + (unsigned)d;
+	}
+	if (!digits)
+		return -1;
+	*v = n;
+	*sp = s;
+	return 0;
+}
+
+void mapfile_parse_begin(struct mapfile_parser *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '\r')
+		s++;
+	return s;
+}
+
+/* Split a line into at most 3 fields; returns how many (4: too many). */
+static int fields(char *line, char *field[3])
+{
+	int n = 0;
+	char *s = line;
+
+	for (;;) {
+		s = (char *)skip_blanks(s);
+		if (!*s || *s == '#')
+			return n;
+		if (n == 3)
+			return 4;
+		field[n++] = s;
+		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+static int number_field(const char *f, uint64_t *v)
+{
+	return parse_cxx_integer(&f, v) || *f ? -1 : 0;
+}
+
+static int fail(struct mapfile_parser *p, const char *why)
+{
+	p->error = why;
+	return -1;
+}
+
+static int parse_line(struct mapfile_parser *p)
+{
+	char *field[3];
+	uint64_t pos, size;
+	int n;
+
+	p->line[p->len] = '\0';
+	n = fields(p->line, field);
+	if (p->too_long && n)
+		return fail(p, "line too long");
+	if (!n)
+		return 0;
+	if (n != 3)
+		return fail(p, "expected 3 fields");
+	if (number_field(field[0], &pos))
+		return fail(p, "invalid position");
+	if (field[2 - !p->have_status][1] != '\0')
+		return fail(p, "invalid status character");
+	if (!p->have_status) {
+		const char *s = field[2];
+		uint64_t pass;
+
+		if (!strchr("?*/-FG+", field[1][0]) || *s < '1' || *s > '9' ||
+		    number_field(s, &pass) || pass > 1000000)
+			return fail(p, field[1][0] && strchr("?*/-FG+", field[1][0])
+				    ? "invalid pass" : "invalid status character");
+		p->have_status = true;
+		p->cur_pos = pos;
+		p->cur_status = (unsigned char)field[1][0];
+		p->cur_pass = (int)pass;
+		return 0;
+	}
+	if (number_field(field[1], &size))
+		return fail(p, "invalid size");
+	if (!strchr("?*/-+", field[2][0]))
+		return fail(p, "invalid status character");
+	if (!map_count() && pos && map_append(pos, ST_NONTRIED))
+		return fail(p, "too many blocks");
+	if (pos != map_end())
+		return fail(p, "block not contiguous with the one before");
+	if (size > (uint64_t)INT64_MAX - pos)
+		return fail(p, "block ends past the largest position");
+	if (map_append(size, field[2][0]))
+		return fail(p, "too many blocks");
+	return 0;
+}
+
+int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
+{
+	for (; n; data++, n--) {
+		if (*data == '\n') {
+			p->lineno++;
+			if (parse_line(p))
+				return -1;
+			p->len = 0;
+			p->too_long = false;
+		} else if (*data == '\0') {
+			p->lineno++;
+			return fail(p, "NUL byte");
+		} else if (p->len < sizeof(p->line) - 1) {
+			p->line[p->len++] = *data;
+		} else {
+			p->too_long = true;
+		}
+	}
+	return 0;
+}
+
+int mapfile_parse_end(struct mapfile_parser *p)
+{
+	if (p->len || p->too_long) {
+		p->lineno++;
+		if (parse_line(p))
+			return -1;
+	}
+	if (!p->have_status && p->lineno)
+		return fail(p, "no status line");
+	return 0;
+}
+
+/* ---- saving -------------------------------------------------------- */
+
+struct out {
+	int fd, err;
+	size_t len;
+	char buf[2048];
+};
+
+static void flush(struct out *o)
+{
+	if (o->len && !o->err && full_write(o->fd, o->buf, o->len) != (ssize_t)o->len)
+		o->err = errno ? errno : EIO;
+	o->len = 0;
+}
+
+static void put(struct out *o, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (o->len + n > sizeof(o->buf))
+		flush(o);
+	if (n > sizeof(o->buf))
+		n = sizeof(o->buf);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+/* "0x" and at least 8 upper-case hex digits, as GNU writes them. */
+static void put_hex(struct out *o, uint64_t v, const char *after)
+{
+	char tmp[24], *end = tmp + sizeof(tmp) - 1, *p = end;
+
+	*end = '\0';
+	do {
+		*--p = "0123456789ABCDEF"[v & 15];
+		v >>= 4;
+	} while (v || end - p < 8);
+	*--p = 'x';
+	*--p = '0';
+	put(o, p);
+	put(o, after);
+}
+
+int mapfile_save(const char *name, const struct mapfile_status *st)
+{
+	size_t len = strlen(name), i;
+	char *tmp = try_malloc(len + 5);
+	struct out *o = try_malloc(sizeof(*o));
+	char line[48];
+	int err = 0;
+
+	if (!tmp || !o) {
+		free_mapped(tmp);
+		errno = ENOMEM;
+		return -1;
+	}
+	memcpy(tmp, name, len);
+	memcpy(tmp + len, ".tmp", 5);
+	o->err = 0;
+	o->len = 0;
+	o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (o->fd < 0) {
+		err = errno;
+		goto out;
+	}
+	put(o, "# Mapfile. Created by zerobox ddrescue\n# Command line: ");
+	put(o, st->command_line);
+	put(o, "\n# ");
+	put(o, st->phase);
+	put(o, "\n# current_pos  current_status  current_pass\n");
+	put_hex(o, st->cur_pos, "     ");
+	bb_format(line, sizeof(line), "%c               %d\n", st->cur_status,
+		  st->cur_pass);
+	put(o, line);
+	put(o, "#      pos        size  status\n");
+	for (i = 0; i < map_count(); i++) {
+		uint64_t pos, size;
+		int s;
+
+		map_block(i, &pos, &size, &s);
+		put_hex(o, pos, "  ");
+		put_hex(o, size, "  ");
+		line[0] = (char)s;
+		line[1] = '\n';
+		line[2] = '\0';
+		put(o, line);
+	}
+	flush(o);
+	err = o->err;
+	if (!err && fsync(o->fd))
+		err = errno;
+	if (close(o->fd) && !err)
+		err = errno;
+	if (!err && rename(tmp, name))
+		err = errno;
+	if (err)
+		unlink(tmp);
+out:
+	free_mapped(tmp);
+	free_mapped(o);
+	errno = err;
+	return err ? -1 : 0;
+}

@@ -1,0 +1,342 @@
+/*
+ * rescue.c - the passes of a rescue, in GNU ddrescue's order:
+ *   copying   big reads of the non-tried areas: forwards skipping ahead
+ *             after each error (the skip doubles while errors follow
+ *             each other), backwards leaving the rest of a block after
+ *             its first error, then forwards without skipping; a failed
+ *             read marks its cluster non-trimmed;
+ *   trimming  sector reads in from both edges of each non-trimmed block
+ *             up to its first bad sector; the middle becomes non-scraped;
+ *   scraping  every non-scraped sector once;
+ *   retrying  the bad sectors, -r times, changing direction each pass.
+ * So a sector is read at most once while copying and once after.  Only
+ * finished areas are written to the output, and no finished area is
+ * read again.  The mapfile is saved every 30 seconds, at the end and
+ * when a signal stops the rescue; progress goes to stdout each second.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "ddrescue.h"
+
+static const uint64_t SAVE_INTERVAL_NS = 30000000000u, PROGRESS_NS = 1000000000u;
+
+volatile int rescue_stop_signal;
+
+static struct rescue *r;
+static const char *phase;
+static int cur_status = ST_NONTRIED, cur_pass = 1;
+static uint64_t cur_pos, read_bytes, last_save_ns, last_progress_ns;
+static uint64_t rate_bytes, rate_ns;
+static bool line_open;
+
+static void save(void)
+{
+	struct mapfile_status st = { r->command_line, phase, cur_pos,
+				     cur_status, cur_pass };
+	char text[64];
+
+	if (!r->map_name)
+		return;
+	if (cur_status == ST_NONTRIED || cur_status == ST_BAD) {
+		bb_format(text, sizeof(text), "%s Pass %d", phase, cur_pass);
+		st.phase = text;
+	}
+	if (mapfile_save(r->map_name, &st))
+		bb_perror_msg("error saving mapfile %s", quote_always(r->map_name));
+}
+
+static void progress(bool last)
+{
+	char res[HUMAN_BUF_SIZE], err[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
+	char line[200];
+	uint64_t now = monotonic_ns(), errsize = 0;
+	size_t areas = 0, n;
+	bool tty = isatty(STDOUT_FILENO);
+	const char *bad = "*/-";
+
+	if (r->quiet)
+		return;
+	for (; *bad; bad++) {
+		errsize += map_total(r->ipos, r->iend, *bad, &n);
+		areas += n;
+	}
+	human_readable(res, map_total(r->ipos, r->iend, ST_FINISHED, &n), 1, 1, false);
+	human_readable(err, errsize, 1, 1, false);
+	human_readable(rate, read_bytes - rate_bytes, 1000000000,
+		       now > rate_ns ? now - rate_ns : 1, false);
+	rate_bytes = read_bytes;
+	rate_ns = now;
+	bb_format(line, sizeof(line),
+		  "%srescued: %s, bad areas: %zu, errsize: %s, rate: %s/s, %s pass %d%s",
+		  tty ? "\r" : "", res, areas, err, rate,
+		  phase, cur_pass,
+		  tty && !last ? "\033[K" : "\n");
+	full_write_str(STDOUT_FILENO, line);
+	line_open = tty && !last;
+}
+
+/* After each read: act on a signal, show progress, save now and then. */
+static void tick(void)
+{
+	uint64_t now = monotonic_ns();
+
+	if (rescue_stop_signal) {
+		int sig = rescue_stop_signal;
+
+		save();
+		if (line_open)
+			full_write_str(STDOUT_FILENO, "\n");
+		if (!r->quiet)
+			bb_error_msg("interrupted by signal %d", sig);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	if (now - last_progress_ns >= PROGRESS_NS) {
+		last_progress_ns = now;
+		progress(false);
+	}
+	if (now - last_save_ns >= SAVE_INTERVAL_NS) {
+		last_save_ns = now;
+		save();
+	}
+}
+
+BB_NORETURN static void die_saving(const char *what, const char *name)
+{
+	int e = errno;
+
+	save();
+	if (line_open)
+		full_write_str(STDOUT_FILENO, "\n");
+	bb_errno_msg_and_die(e, "%s %s", what, quote_always(name));
+}
+
+static void set(uint64_t a, uint64_t b, int st)
+{
+	if (map_set(a, b, st)) {
+		save();
+		bb_error_msg_and_die("too many blocks in the map; resume with "
+				     "the mapfile saved");
+	}
+}
+
+/*
+ * Read [pos, pos + len) and write what was read; returns the bytes
+ * finished.  A short read counts as an error at the first sector it did
+ * not return (its partial sector is not kept), as does a read past the
+ * end of a device that shrank.
+ */
+static uint64_t read_block(uint64_t pos, uint64_t len)
+{
+	ssize_t n, w;
+	uint64_t done = 0;
+
+	cur_pos = pos;
+	do
+		n = pread(r->in_fd, r->buf, len, (off_t)pos);
+	while (n < 0 && errno == EINTR && !rescue_stop_signal);
+	if (n > 0) {
+		done = (uint64_t)n;
+		if (done < len && pos + done < r->iend)
+			done -= done % r->sector;
+		read_bytes += done;
+	}
+	while (done && (w = pwrite(r->out_fd, r->buf, done,
+				   (off_t)(pos - r->ipos + r->opos))) != (ssize_t)done) {
+		if (w > 0 || (w < 0 && errno != EINTR)) {
+			if (w >= 0)
+				errno = ENOSPC;
+			die_saving("error writing", r->out_name);
+		}
+	}
+	if (done)
+		set(pos, pos + done, ST_FINISHED);
+	tick();
+	return done;
+}
+
+/* The sector-sized piece at the start of [a, b) (aligned in the input). */
+static uint64_t sector_end(uint64_t a, uint64_t b)
+{
+	uint64_t e = a - a % r->sector + r->sector;
+
+	return e < b ? e : b;
+}
+
+static uint64_t sector_start(uint64_t a, uint64_t b)
+{
+	uint64_t s = (b - 1) - (b - 1) % r->sector;
+
+	return s > a ? s : a;
+}
+
+/* One copying pass.  skipping: jump ahead after an error, the jump
+ * doubling while errors follow; backwards: read blocks from their end,
+ * leaving the rest of a block after its first error. */
+static void copy_pass(bool backwards, bool skipping)
+{
+	uint64_t skip_min = r->iend / 100000 > 65536 ? r->iend / 100000 : 65536;
+	uint64_t skip_max = r->iend / 100 > skip_min ? r->iend / 100 : skip_min;
+	uint64_t skip, pos = backwards ? r->iend : r->ipos, a, b;
+
+	/* Whole sectors, so that no read takes part of a sector that
+	 * another read already tried. */
+	skip_min -= skip_min % r->sector;
+	skip_max -= skip_max % r->sector;
+	skip = skip_min;
+
+	while (backwards ? map_prev(pos, r->ipos, ST_NONTRIED, &a, &b)
+			 : map_next(pos, r->iend, ST_NONTRIED, &a, &b)) {
+		uint64_t len, done;
+
+		/* Reads end on cluster boundaries of the input, as GNU's do,
+		 * so that a bad area is delimited the same way. */
+		if (backwards) {
+			uint64_t s = (b - 1) - (b - 1) % r->cluster;
+
+			a = s > a ? s : a;
+			len = b - a;
+		} else {
+			len = min_u64(r->cluster - a % r->cluster, b - a);
+		}
+		done = read_block(a, len);
+		if (done == len) {
+			pos = backwards ? a : a + len;
+			skip = skip_min;
+			continue;
+		}
+		set(a + done, a + len, ST_NONTRIMMED);
+		if (backwards) {
+			uint64_t s, e;
+
+			pos = a;
+			/* The rest of this block waits for the sweep. */
+			if (skipping && map_prev(a, r->ipos, ST_NONTRIED, &s, &e) && e == a)
+				pos = s;
+			continue;
+		}
+		pos = a + len;
+		if (skipping) {
+			pos += skip;
+			skip = skip * 2 < skip_max ? skip * 2 : skip_max;
+		}
+	}
+}
+
+static bool is_bad(uint64_t pos)
+{
+	return map_status_at(pos) == ST_BAD;
+}
+
+static void trim(void)
+{
+	uint64_t pos = r->ipos, a, b;
+
+	while (map_next(pos, r->iend, ST_NONTRIMMED, &a, &b)) {
+		uint64_t end = b, s;
+
+		pos = b;
+		if (!(a > 0 && is_bad(a - 1))) {
+			for (; a < b; a = s) {
+				s = sector_end(a, b);
+				if (read_block(a, s - a) != s - a) {
+					set(a, s, ST_BAD);
+					a = s;
+					break;
+				}
+			}
+		}
+		if (!is_bad(end)) {
+			for (; b > a; b = s) {
+				s = sector_start(a, b);
+				if (read_block(s, b - s) != b - s) {
+					set(s, b, ST_BAD);
+					b = s;
+					break;
+				}
+			}
+		}
+		set(a, b, ST_NONSCRAPED);
+	}
+}
+
+/* Read every sector of the blocks of status st once; backwards for the
+ * even retry passes. */
+static void sector_pass(int st, bool backwards)
+{
+	uint64_t pos = backwards ? r->iend : r->ipos, a, b, s;
+
+	while (backwards ? map_prev(pos, r->ipos, st, &a, &b)
+			 : map_next(pos, r->iend, st, &a, &b)) {
+		if (backwards) {
+			s = sector_start(a, b);
+			if (read_block(s, b - s) != b - s)
+				set(s, b, ST_BAD);
+			pos = s;
+		} else {
+			s = sector_end(a, b);
+			if (read_block(a, s - a) != s - a)
+				set(a, s, ST_BAD);
+			pos = s;
+		}
+	}
+}
+
+/* Each pass begins with a save: a kill -9 loses at most one pass, or
+ * 30 seconds, of work. */
+static void begin(int status, int pass, const char *what)
+{
+	cur_status = status;
+	cur_pass = pass;
+	phase = what;
+	save();
+}
+
+int rescue_run(struct rescue *rescue)
+{
+	static const char copying[] = "Copying non-tried blocks...";
+	int pass;
+
+	r = rescue;
+	rate_ns = last_save_ns = last_progress_ns = monotonic_ns();
+	/* A resumed rescue goes on from the copying pass it was in. */
+	if (cur_pass <= 1) {
+		begin(ST_NONTRIED, 1, copying);
+		copy_pass(false, true);
+	}
+	if (cur_pass <= 2) {
+		begin(ST_NONTRIED, 2, copying);
+		copy_pass(true, true);
+	}
+	begin(ST_NONTRIED, 3, copying);
+	copy_pass(false, false);
+	if (!r->no_trim) {
+		begin(ST_NONTRIMMED, 1, "Trimming failed blocks...");
+		trim();
+	}
+	if (!r->no_scrape) {
+		begin(ST_NONSCRAPED, 1, "Scraping failed blocks...");
+		sector_pass(ST_NONSCRAPED, false);
+	}
+	for (pass = 1; pass <= r->retry_passes; pass++) {
+		begin(ST_BAD, pass, "Retrying bad sectors...");
+		sector_pass(ST_BAD, !(pass & 1));
+	}
+	cur_pos = r->iend;
+	begin(ST_FINISHED, 1, "Finished");
+	if (line_open)
+		full_write_str(STDOUT_FILENO, "\n");
+	progress(true);
+	return 0;
+}
+
+void rescue_resume_at(int status, int pass)
+{
+	if (status == ST_NONTRIED && pass > 1)
+		cur_pass = pass > 3 ? 3 : pass;
+}
