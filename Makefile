@@ -88,7 +88,12 @@ endif
 # are compiled whatever the configuration.  No unwind tables: nothing
 # here throws or unwinds, and .eh_frame is several percent of the binary.
 # 64-bit off_t everywhere: 32-bit glibc targets default to 32 bits.
-ZB_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Os -Wall -Wextra \
+# -Oz (GCC 12, clang) where the compiler has it: smaller than
+# -Os, and the loops that matter (bb_is_all_zero, the conversions) come
+# out the same; make sizes and make bench REF= measure it.
+OPT_SIZE := $(shell $(CC) -Oz -x c -c /dev/null -o /dev/null 2>/dev/null \
+	&& echo -Oz || echo -Os)
+ZB_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT_SIZE) -Wall -Wextra \
 	-ffunction-sections -fdata-sections \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables
 # -z noseparate-code: no page-aligned padding around .text (about 8 KiB).
@@ -140,7 +145,7 @@ KCONFIG_FILES := Config.in libbb/Config.in $(O)/Config.applets.in
 DEFCONFIGS := $(notdir $(wildcard config/*defconfig))
 
 # Everything 'make clean' removes from $(O) (it keeps .config*).
-CLEAN_FILES := libbb applets testsuite include unit sizes checkdefconfig \
+CLEAN_FILES := libbb applets testsuite include unit sizes checkdefconfig bench-ref \
 	initramfs toolchain _install \
 	kernel-include \
 	Config.applets.in applets.list defconfig zerobox \
@@ -269,6 +274,14 @@ $(O)/unit/%: $(O)/testsuite/unit/%.o $(LIBBB_OBJS) $(O)/.ldflags
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBBB_OBJS) $(LDLIBS)
 
+# The bmap parser's unit test links the parser too.
+BMAPFILE_OBJ := $(O)/applets/dd/bmapfile.o
+$(O)/unit/test_bmapfile: $(O)/testsuite/unit/test_bmapfile.o $(BMAPFILE_OBJ) \
+		$(LIBBB_OBJS) $(O)/.ldflags
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(BMAPFILE_OBJ) $(LIBBB_OBJS) $(LDLIBS)
+
 # ---- configuration ---------------------------------------------------
 
 KCONFIG_ENV = srctree='$(CURDIR)' ZB_BUILD_DIR='$(abspath $(O))' \
@@ -322,7 +335,7 @@ uninstall: $(O)/applets.list $(RESOLVED_CONFIG)
 check: $(BIN) unit $(O)/applets.list $(RESOLVED_CONFIG)
 	@if [ ! -f testsuite/runtest ]; then \
 		echo "testsuite/runtest not found" >&2; exit 1; fi
-	$(Q)NM='$(CROSS_COMPILE)nm' $(SHELL) scripts/layers.sh $(APPLET_OBJS) $(LIBBB_OBJS)
+	$(Q)NM='$(CROSS_COMPILE)nm' O='$(O)' $(SHELL) scripts/layers.sh $(APPLET_OBJS) $(LIBBB_OBJS)
 	$(Q)ZEROBOX='$(abspath $(BIN))' ZB_CONFIG='$(abspath $(RESOLVED_CONFIG))' \
 		ZB_APPLETS_LIST='$(abspath $(O))/applets.list' \
 		UNIT_DIR='$(abspath $(O))/unit' EMU='$(EMU)' \
@@ -349,10 +362,26 @@ sizes: $(BIN)
 		EXTRA_LDFLAGS='$(EXTRA_LDFLAGS)' MAKE='$(MAKE)' \
 		srctree='$(CURDIR)' $(SHELL) scripts/sizes.sh '$(BIN)' '$(O)'
 
+# make bench REF=COMMIT: build COMMIT too (from git archive, with this
+# build's .config, in $(O)/bench-ref) and run it beside this build.
 bench: $(BIN)
 	@if [ ! -f scripts/bench.sh ]; then \
 		echo "scripts/bench.sh not found" >&2; exit 1; fi
+ifneq ($(REF),)
+	$(Q)rm -rf '$(O)/bench-ref' && mkdir -p '$(O)/bench-ref/src' && \
+		git archive '$(REF)' | tar -x -C '$(O)/bench-ref/src' && \
+		mkdir -p '$(O)/bench-ref/build' && \
+		cp '$(O)/.config' '$(O)/bench-ref/build/.config' && \
+		$(MAKE) -s -C '$(O)/bench-ref/src' O='$(abspath $(O))/bench-ref/build' \
+			CC='$(CC)' STATIC='$(STATIC)' REF= olddefconfig && \
+		$(MAKE) -s -C '$(O)/bench-ref/src' O='$(abspath $(O))/bench-ref/build' \
+			CC='$(CC)' STATIC='$(STATIC)' REF= all
+	$(Q)ZEROBOX='$(abspath $(BIN))' \
+		BENCH_REF='$(abspath $(O))/bench-ref/build/zerobox' \
+		BENCH_REF_LABEL='ref $(REF)' $(SHELL) scripts/bench.sh
+else
 	$(Q)ZEROBOX='$(abspath $(BIN))' $(SHELL) scripts/bench.sh
+endif
 
 # ---- hardening: fuzzing, cross-architecture runs, static analysis ----
 # (testsuite/fuzz/fuzz.h, scripts/cross.sh, scripts/analyze.sh)
@@ -360,19 +389,20 @@ bench: $(BIN)
 # make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
-FUZZ_TARGETS := parse_size operands conv
+FUZZ_TARGETS := parse_size operands conv bmapfile mapfile
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-I$(O)/include -Ilibbb -Iapplets/dd -Itestsuite/fuzz
 FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
-	$(wildcard applets/dd/*.c applets/dd/*.h)
+	$(wildcard applets/dd/*.c applets/dd/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
 DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
 DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
 # The operand harness links all of dd; the conversion harness conv.c
-# alone (it stubs the two functions conv.c calls).
-fuzz_links = $(if $(filter operands,$(1)),$(2))$(if $(filter conv,$(1)),$(filter %/conv.c %/conv.o,$(2)))
+# alone (it stubs the two functions conv.c calls); the bmap harness the
+# parser alone.
+fuzz_links = $(if $(filter operands,$(1)),$(2))$(if $(filter conv,$(1)),$(filter %/conv.c %/conv.o,$(2)))$(if $(filter bmapfile,$(1)),$(filter %/bmapfile.c %/bmapfile.o,$(2)))
 
 .PHONY: fuzz check-cross sizes-cross analyze
 fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
@@ -455,7 +485,7 @@ help:
 	@echo '                  staging, the toolchain line (in a scratch copy)'
 	@echo '  check-initramfs boot zerobox in an initramfs under qemu (slow)'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
-	@echo '  bench           run scripts/bench.sh'
+	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
@@ -491,8 +521,8 @@ help:
 
 # Board test (not part of check): dd on a 64 and a 48 MiB guest writing an
 # image to a disk throttled like an SD card, zerobox against BusyBox and
-# GNU dd; prints the README's tables (scripts/board.sh says what it needs
-# and which variables change it: ROUNDS=3 for the README's medians, or a
+# GNU dd; prints docs/board.md's tables (scripts/board.sh says what it needs
+# and which variables change it: ROUNDS=3 for docs/board.md's medians, or a
 # short run such as MEMS=64 IMAGE_MIB=64 CONTENDERS=zerobox).
 .PHONY: check-board
 check-board: $(BIN)

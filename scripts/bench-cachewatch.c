@@ -29,6 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-clock.h"
+
 #ifndef __NR_cachestat
 #define __NR_cachestat 451	/* the same number on every architecture */
 #endif
@@ -40,13 +42,6 @@ struct cache_range {
 struct cache_counts {
 	uint64_t cache, dirty, writeback, evicted, recently_evicted;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Resident pages of an open file by mincore, or 0. */
 static uint64_t resident_by_mincore(int fd)

@@ -36,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-clock.h"
+
 struct job {
 	int in, out;
 	size_t chunk;
@@ -43,13 +45,6 @@ struct job {
 	size_t pipe_size;
 	const char *failed_call;	/* set with errno on failure */
 };
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int is_pipe(int fd)
 {

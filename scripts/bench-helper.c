@@ -62,6 +62,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-clock.h"
+
 #define BUFSZ (1 << 20)
 #define READER_BUFSZ (128 << 10)
 
@@ -77,13 +79,6 @@ static int xopen(const char *path, int flags)
 	if (fd < 0)
 		die(path);
 	return fd;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Read in until EOF and drop the bytes, bufsz at a time. */

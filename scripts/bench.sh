@@ -2,7 +2,7 @@
 # scripts/bench.sh - zerobox dd against GNU dd and BusyBox dd, in one run.
 #
 # Run from the repo root with `make bench`, or `sh scripts/bench.sh`.
-# Progress goes to stderr; stdout gets markdown tables for the README:
+# Progress goes to stderr; stdout gets markdown tables (docs/benchmarks.md):
 #   1. throughput per scenario and block size: medians of interleaved runs
 #      (zerobox, GNU, BusyBox, ceiling, then the next round in a rotated
 #      order), ratios, the spread, and the kernel's best case for the same
@@ -21,6 +21,12 @@
 #   GNU_DD=PATH         GNU dd (default /usr/bin/dd; empty: skip the column)
 #   BUSYBOX=PATH        busybox binary, run as "busybox dd" (default
 #                       /usr/bin/busybox; empty: skip the column)
+#   BENCH_REF=PATH      another zerobox build (make bench REF=COMMIT builds
+#                       one): it takes GNU dd's place in every table, in
+#                       the same interleaved rounds, so that its column
+#                       and the zerobox÷REF ratios compare two builds side
+#                       by side; BusyBox is left out.  BENCH_REF_LABEL
+#                       names it in the tables (default "ref")
 #   BENCH_BS="..."      block sizes of sections 1 and 2 (default "default 512
 #                       4K 64K 1M"; "default": no bs= at all, only for the
 #                       scenarios with a pipe, where dd copies record by
@@ -78,6 +84,21 @@ LC_ALL=C
 export LC_ALL
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+
+# Two builds side by side: the reference build runs as "dd" through a
+# symbolic link (zerobox picks the applet by that name), in GNU dd's
+# place; the tables name it instead of GNU.
+if [ -n "${BENCH_REF:-}" ] && [ -z "${BENCH_REF_LINK:-}" ]; then
+	[ -x "$BENCH_REF" ] || { echo "bench: BENCH_REF=$BENCH_REF is not a program" >&2; exit 1; }
+	link_dir=$(mktemp -d)
+	ln -s "$(cd "$(dirname "$BENCH_REF")" && pwd)/$(basename "$BENCH_REF")" "$link_dir/dd"
+	status=0
+	BENCH_REF_LINK=$link_dir/dd GNU_DD=$link_dir/dd BUSYBOX='' \
+		sh "$0" "$@" >"$link_dir/out" || status=$?
+	sed "s/GNU/${BENCH_REF_LABEL:-ref}/g" "$link_dir/out"
+	rm -rf "$link_dir"
+	exit "$status"
+fi
 ZEROBOX=${ZEROBOX:-$REPO/zerobox}
 GNU_DD=${GNU_DD-/usr/bin/dd}
 BUSYBOX=${BUSYBOX-/usr/bin/busybox}

@@ -20,7 +20,8 @@
 #   RATE       target write limit, bytes/s [8 MiB/s]
 #   READ_RATE  target read limit, bytes/s [16 MiB/s]
 #   CONTENDERS ["zerobox busybox gnu"]
-#   WRITES     ["plain fsync nocache direct pipe nocache-1G"; also pipe-nocache]
+#   WRITES     ["plain fsync nocache direct pipe nocache-1G"; also
+#              pipe-nocache, and verify (conv=verify: zerobox only)]
 #   READS      ["read-1G read-direct"]
 #   KERNEL (newest /boot/vmlinuz-*), BUSYBOX (/bin/busybox), GNU_DD
 #   (/bin/dd), QEMU (qemu-system-x86_64), ACCEL (tcg), CC (cc)

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Print the stripped size of zerobox and what each enabled bool symbol
-# (applet or feature switch) costs: for each one, build a variant with it
+# Print the stripped size of zerobox, what each enabled bool symbol
+# (applet or feature switch) costs, and two fixed configurations (see
+# "six-applets" below).  For each symbol, build a variant with it
 # turned off in O/sizes/SYMBOL and compare the stripped sizes.  Variants
 # are kept, so a second run rebuilds only what changed.
 #
@@ -36,44 +37,88 @@ syms=$(sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/\1/p' "$o/.config")
 
 # Write each variant's .config.  One that comes out unchanged stays
 # untouched, so that its build has nothing to do.
-for sym in $syms; do
-	d=$dir/$sym
+settle_config() {	# DIR: DIR/new.config becomes DIR/.config if it differs
+	cmp -s "$1/new.config" "$1/.config" || mv -f "$1/new.config" "$1/.config"
+	rm -f "$1/new.config" "$1/new.config.old"
+}
+variant_dir() {		# NAME: make $d, the variant's build directory
+	d=$dir/$1
 	mkdir -p "$d"
 	# Older than the .config written below, as in the parent build.
 	cp -p "$o/Config.applets.in" "$d/"
+}
+kconfig() {		# ACTION [ALLCONFIG]: on $d/new.config
+	a=$(cd "$d" && pwd)
+	ZB_BUILD_DIR=$a KCONFIG_CONFIG=$a/new.config KCONFIG_ALLCONFIG=${2:+$a/$2} \
+		sh "$srctree/scripts/kconfig.sh" "$1" >/dev/null
+}
+for sym in $syms; do
+	variant_dir "$sym"
 	sed "s/^CONFIG_$sym=y\$/# CONFIG_$sym is not set/" "$o/.config" >"$d/new.config"
+	[ -z "$have_kconfig" ] || kconfig olddefconfig
+	settle_config "$d"
+done
+
+# Two whole configurations besides the per-symbol ones (allnoconfig plus
+# exactly these symbols, so that switches added later stay off):
+#   six-applets  the six applets and every feature they had when zerobox
+#                was measured against BusyBox 1.35 with the same applets
+#                (docs/benchmarks.md): the like-for-like line, which new
+#                applets and features do not move;
+#   dd-only      dd and every dd feature there is now (FEATURE_DD_*).
+SIX_APPLETS='LONG_USAGE FEATURE_ZEROCOPY CAT FEATURE_CAT_OPTIONS CMP DD
+FEATURE_DD_NOCACHE FEATURE_DD_CONV FEATURE_DD_PROGRESS FEATURE_DD_SIGNALS
+FEATURE_DD_IOFLAGS HEAD FEATURE_HEAD_ELIDE SYNC TRUNCATE'
+DD_ONLY="DD FEATURE_ZEROCOPY $(echo "$syms" | grep '^FEATURE_DD_' | tr '\n' ' ')"
+configs='six-applets dd-only'
+for c in $configs; do
+	variant_dir "$c"
+	case $c in
+	six-applets) want=$SIX_APPLETS ;;
+	dd-only) want=$DD_ONLY ;;
+	esac
+	for sym in $want; do echo "CONFIG_$sym=y"; done >"$d/want.config"
 	if [ -n "$have_kconfig" ]; then
-		a=$(cd "$d" && pwd)
-		ZB_BUILD_DIR=$a KCONFIG_CONFIG=$a/new.config \
-			sh "$srctree/scripts/kconfig.sh" olddefconfig >/dev/null
-	fi
-	if cmp -s "$d/new.config" "$d/.config"; then
-		rm -f "$d/new.config"
+		kconfig allnoconfig want.config
 	else
-		mv -f "$d/new.config" "$d/.config"
+		sed -n 's/^CONFIG_\([A-Za-z0-9_]*\)=y$/# CONFIG_\1 is not set/p' \
+			"$o/.config" >"$d/new.config"
+		for sym in $want; do
+			sed -i "s/^# CONFIG_$sym is not set\$/CONFIG_$sym=y/" "$d/new.config"
+		done
 	fi
-	rm -f "$d/new.config.old"
+	settle_config "$d"
 done
 
 # Build the variants, $jobs at a time (each make -j1: variants are many,
 # their builds small).
 build() {	# SYMBOL
-	rm -f "$dir/$1/ok"
-	$MAKE -s -C "$srctree" O="$dir/$1" CC="$CC" STRIP="$STRIP" \
-		STATIC="$STATIC" CROSS_COMPILE="$CROSS_COMPILE" \
-		CFLAGS="$CFLAGS" LDFLAGS="$LDFLAGS" \
-		EXTRA_CFLAGS="$EXTRA_CFLAGS" EXTRA_LDFLAGS="$EXTRA_LDFLAGS" \
-		all >"$dir/$1/build.log" 2>&1 && touch "$dir/$1/ok"
+	variant=$1
+	rm -f "$dir/$variant/ok"
+	# Only the toolchain variables that are set are passed on: an empty
+	# CC= on make's command line would replace its default with nothing.
+	set -- STRIP="$STRIP"
+	for var in CC STATIC CROSS_COMPILE CFLAGS LDFLAGS EXTRA_CFLAGS EXTRA_LDFLAGS; do
+		eval "value=\${$var-}"
+		[ -z "$value" ] || set -- "$@" "$var=$value"
+	done
+	$MAKE -s -C "$srctree" O="$dir/$variant" "$@" \
+		all >"$dir/$variant/build.log" 2>&1 && touch "$dir/$variant/ok"
 }
 n=0
-for sym in $syms; do
-	grep -q "^CONFIG_$sym=y\$" "$dir/$sym/.config" && continue
-	build "$sym" &
+queue() {	# NAME: build it in the background, at most $jobs at once
+	build "$1" &
 	n=$((n + 1))
 	if [ $n -ge "$jobs" ]; then
 		wait
 		n=0
 	fi
+}
+for sym in $syms; do
+	grep -q "^CONFIG_$sym=y\$" "$dir/$sym/.config" || queue "$sym"
+done
+for c in $configs; do
+	queue "$c"
 done
 wait
 
@@ -102,6 +147,25 @@ for sym in $syms; do
 		printf '%-32s | %14s | %7s\n' "$label" "$size" $((base - size))
 	else
 		printf '%-32s | %14s | %7s\n' "$label" "build failed:" "$d/build.log"
+		status=1
+	fi
+done
+
+echo
+printf '%-32s | %14s\n' configuration "stripped bytes"
+printf '%-32s-+-%14s\n' -------------------------------- --------------
+printf '%-32s | %14s\n' "this build ($o/.config)" "$base"
+for c in $configs; do
+	d=$dir/$c
+	case $c in
+	six-applets) label="six applets (BusyBox comparison)" ;;
+	dd-only) label="dd only, every dd feature" ;;
+	esac
+	if [ -f "$d/ok" ]; then
+		printf '%-32s | %14s\n' "$label" \
+			"$(stripped_size "$d/zerobox" "$d/zerobox.stripped")"
+	else
+		printf '%-32s | %14s\n' "$label" "build failed: $d/build.log"
 		status=1
 	fi
 done

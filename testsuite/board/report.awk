@@ -83,6 +83,9 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 	}
 	if (gap != "n/a")
 		gap = gap / 1048576
+	# conv=verify's lines go on after the records lines, to the end.
+	if (last_verifying >= 0)
+		last_progress = last_verifying
 	silent = last_progress < 0 ? "n/a" : (xt - last_progress) / 1000
 	wall = xt / 1000
 	ideal = image_mib * 1048576 / (run_kind == "write" ? rate : read_rate)
@@ -191,7 +194,7 @@ $1 == "R" {
 	run_name = $2; run_contender = $3; run_scenario = $4
 	run_mem = substr($6, 5) + 0
 	run_kind = run_name == "speed" ? "speed" : run_name == "read" ? "read" : "write"
-	ns = 0; np = 0; last_progress = -1
+	ns = 0; np = 0; last_progress = -1; last_verifying = -1
 	dd_exit = ""; xstatus = ""; verified = 0; xt = 0
 	next
 }
@@ -217,6 +220,7 @@ $1 == "E" && / records in$/ {
 			last_progress = pt[i]
 	next
 }
+$1 == "E" && $3 == "verifying" { last_verifying = $2; next }
 $1 == "E" && $3 == "dd-exit" { dd_exit = $4; next }
 $1 == "E" && $3 == "verified" { verified = 1; next }
 $1 == "X" { xt = $2; xstatus = $3; next }
