@@ -66,6 +66,13 @@ size_t pipe_bytes_held(const struct io_end *end)
 	return (size_t)held;
 }
 
+size_t pipe_capacity_now(const struct io_end *end)
+{
+	int capacity = fcntl(end->fd, F_GETPIPE_SZ);
+
+	return capacity > 0 ? (size_t)capacity : 0;
+}
+
 void pipe_raise_capacity(struct io_end *end, size_t size)
 {
 	int now;

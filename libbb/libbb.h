@@ -327,6 +327,9 @@ bool io_end_is_nonblocking(const struct io_end *end);
  * more would only pin kernel memory without making a splice faster. */
 enum { PIPE_MAX_CAPACITY = 1 << 20 };
 void pipe_raise_capacity(struct io_end *end, size_t size);
+/* A pipe's capacity now, which its writer may have raised since
+ * io_end_init (F_GETPIPE_SZ), or 0.  No read of it returns more. */
+size_t pipe_capacity_now(const struct io_end *end);
 /* The bytes a pipe holds now (FIONREAD), or 0. */
 size_t pipe_bytes_held(const struct io_end *end);
 

@@ -138,12 +138,19 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 			break;
 		}
 		/* The buffer is full but the record is not.  A pipe's one
-		 * read would have returned what it holds now, up to size:
-		 * its writer may have raised it past the capacity seen at
-		 * the start. */
+		 * read would have returned what it holds now, up to size
+		 * and up to its capacity: its writer may have raised it
+		 * past the capacity seen at the start.  A pipe that was not
+		 * raised gave all one read can; what a fast writer put in
+		 * since is the next read's. */
 		if (!fullblock && !run->in.size_known) {
-			size_t held = pipe_bytes_held(&run->in);
+			size_t capacity = io_end_is_pipe(&run->in)
+					  ? pipe_capacity_now(&run->in) : SIZE_MAX;
+			size_t held = capacity > *got
+				      ? pipe_bytes_held(&run->in) : 0;
 
+			if (held > capacity - *got)
+				held = capacity - *got;
 			if (!held)
 				break;
 			grow_input_buffer(run, *got + held);
