@@ -154,6 +154,23 @@ void bmap_prepare(struct dd_run *run)
 		die_memory_exhausted("input", BMAP_STEP);
 }
 
+/* One read(2) of the input into the buffer at offset at, restarted
+ * after acting on a signal; -1 when it failed (reported). */
+static ssize_t read_some(struct dd_run *run, size_t at, size_t len)
+{
+	for (;;) {
+		ssize_t n = read(run->in.fd, bmap.buf.data + at, len);
+
+		if (n >= 0)
+			return n;
+		if (errno != EINTR) {
+			bb_perror_msg("error reading %s", quote_always(run->in.name));
+			return -1;
+		}
+		process_signals(run);
+	}
+}
+
 /* Read exactly len bytes of the image into the buffer; false when the
  * input failed (reported) or ended too soon (reported). */
 static bool read_image(struct dd_run *run, size_t len)
@@ -161,16 +178,10 @@ static bool read_image(struct dd_run *run, size_t len)
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = read(run->in.fd, bmap.buf.data + got, len - got);
+		ssize_t n = read_some(run, got, len - got);
 
-		if (n < 0 && errno == EINTR) {
-			process_signals(run);
-			continue;
-		}
-		if (n < 0) {
-			bb_perror_msg("error reading %s", quote_always(run->in.name));
+		if (n < 0)
 			return false;
-		}
 		if (n == 0) {
 			bb_error_msg("bmap=: %s ends at byte %llu, before the image does"
 				     " (%llu bytes)", quote_always(run->in.name),
@@ -222,15 +233,9 @@ static bool check_input_end(struct dd_run *run)
 		return true;
 	if (!pass_input(run, bmap.header.image_size))
 		return false;
-	while ((n = read(run->in.fd, bmap.buf.data, bmap.buf.capacity)) != 0) {
-		if (n < 0 && errno == EINTR) {
-			process_signals(run);
-			continue;
-		}
-		if (n < 0) {
-			bb_perror_msg("error reading %s", quote_always(run->in.name));
+	while ((n = read_some(run, 0, bmap.buf.capacity)) != 0) {
+		if (n < 0)
 			return false;
-		}
 		extra += (uint64_t)n;
 	}
 	if (!extra)
