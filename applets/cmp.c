@@ -73,17 +73,6 @@ static void cmp_usage(const char *fmt, const char *arg)
 	bb_error_msg_and_usage(fmt, arg);
 }
 
-static unsigned digit_value(char c)	/* 99 for a non-digit */
-{
-	if (c >= '0' && c <= '9')
-		return (unsigned)(c - '0');
-	if (c >= 'a' && c <= 'f')
-		return (unsigned)(c - 'a' + 10);
-	if (c >= 'A' && c <= 'F')
-		return (unsigned)(c - 'A' + 10);
-	return 99;
-}
-
 /* A number as diffutils reads it (strtoumax with base 0, then a
  * suffix): leading blanks and '+', 0x hex or 0 octal or decimal digits,
  * an optional suffix of letters; at most INT64_MAX.  Reads s up to

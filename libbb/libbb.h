@@ -213,6 +213,9 @@ unsigned parse_size_zero_x_count(const char *str);
 uint64_t xparse_size(const char *str, const struct size_suffix *suffixes,
 		     uint64_t min, uint64_t max);
 
+/* A digit's value in bases up to 16 (either case), 99 for a non-digit
+ * (parse_number.c). */
+unsigned digit_value(char c);
 /* One count as GNU's xstrtoumax reads it (head -c, cmp -n, truncate -s):
  * parse_size with min 0, but no "x" products and no extra trailing "B"
  * ("2B", "1bB" are invalid, "1KB" is 1000). */

@@ -8,6 +8,17 @@
 
 #include "libbb.h"
 
+unsigned digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return (unsigned)(c - '0');
+	if (c >= 'a' && c <= 'f')
+		return (unsigned)(c - 'a' + 10);
+	if (c >= 'A' && c <= 'F')
+		return (unsigned)(c - 'A' + 10);
+	return 99;
+}
+
 enum parse_size_result parse_number(const char *str,
 				    const struct size_suffix *suffixes,
 				    uint64_t max, uint64_t *result)

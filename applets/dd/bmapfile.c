@@ -137,27 +137,16 @@ static bool parse_decimal(const char *s, size_t len, uint64_t *out)
 	return true;
 }
 
-static int hex_digit(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Exactly 2 * size hex digits into out. */
 static bool parse_hex(const char *s, size_t len, unsigned char *out, size_t size)
 {
 	if (len != 2 * size)
 		return false;
 	for (size_t i = 0; i < size; i++) {
-		int hi = hex_digit((unsigned char)s[2 * i]);
-		int lo = hex_digit((unsigned char)s[2 * i + 1]);
+		unsigned hi = digit_value(s[2 * i]);
+		unsigned lo = digit_value(s[2 * i + 1]);
 
-		if (hi < 0 || lo < 0)
+		if (hi >= 16 || lo >= 16)
 			return false;
 		out[i] = (unsigned char)(hi << 4 | lo);
 	}

@@ -17,23 +17,13 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 int parse_cxx_integer(const char **sp, uint64_t *v)
 {
 	const char *s = *sp;
 	unsigned base = 10;
 	uint64_t n = 0;
-	int d, digits = 0;
+	unsigned d;
+	int digits = 0;
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
 		base = 16;
@@ -41,10 +31,10 @@ int parse_cxx_integer(const char **sp, uint64_t *v)
 	} else if (s[0] == '0') {
 		base = 8;
 	}
-	for (; (d = digit_value(*s)) < (int)base; s++, digits++) {
-		if (n > ((uint64_t)INT64_MAX - (unsigned)d) / base)
+	for (; (d = digit_value(*s)) < base; s++, digits++) {
+		if (n > ((uint64_t)INT64_MAX - d) / base)
 			return -1;
-		n = n * base + (unsigned)d;
+		n = n * base + d;
 	}
 	if (!digits)
 		return -1;
