@@ -169,6 +169,9 @@ struct dd_tally {
 struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	uint64_t next_progress_ns;       /* status=progress: next line due */
+	uint64_t last_turn_ns;           /* when the loop last looked */
+	uint64_t slowest_turn_ns;        /* its slowest turn since the line */
+	uint64_t slowest_before_ns;      /* and in the interval before it */
 	int progress_len;                /* status=progress: last line width,
 					  * while it is open (libbb knows) */
 	bool shown;                      /* a statistics line was printed */

@@ -8,6 +8,8 @@
 #include "dd.h"
 
 enum { SUMMARY_SIZE = 512 };
+/* How early a progress line may come (maybe_print_progress). */
+enum { PROGRESS_EARLY_MAX_NS = 500000000 };
 
 /* GNU leaves out the "(1.0 kB, 1.0 KiB)" part while a unit has no
  * prefix, i.e. while the number reads "N B". */
@@ -58,6 +60,7 @@ void report_start(struct dd_run *run)
 {
 	run->report.start_ns = monotonic_ns();
 	run->report.next_progress_ns = run->report.start_ns + 1000000000;
+	run->report.last_turn_ns = run->report.start_ns;
 }
 
 void report_leave_out(struct dd_run *run, uint64_t since)
@@ -67,6 +70,7 @@ void report_leave_out(struct dd_run *run, uint64_t since)
 	if (now > since) {
 		run->report.start_ns += now - since;
 		run->report.next_progress_ns += now - since;
+		run->report.last_turn_ns += now - since;
 	}
 }
 
@@ -156,13 +160,35 @@ void die_with_summary(struct dd_run *run)
 	exit(EXIT_FAILURE);
 }
 
+/*
+ * About once a second, as GNU's.  A turn of the loop can block in one
+ * write for a good part of a second (dirty throttling on a slow card),
+ * and a line due during it comes that much late.  So a line is printed
+ * early when the next turn, if as slow as the slowest of the last two
+ * intervals, would end past the second: no two lines more than a
+ * second apart while turns take under one.  Never more than half a
+ * second early, so that a quick turn after a slow one (a read that
+ * waited on a pipe, then its end) adds no line.  With quick turns this
+ * is GNU's cadence.
+ */
 void maybe_print_progress(struct dd_run *run)
 {
+	struct dd_report_state *report = &run->report;
 	uint64_t now = monotonic_ns();
+	uint64_t turn = now - report->last_turn_ns, slowest;
 
-	if (now < run->report.next_progress_ns)
+	report->last_turn_ns = now;
+	if (turn > report->slowest_turn_ns)
+		report->slowest_turn_ns = turn;
+	slowest = report->slowest_turn_ns > report->slowest_before_ns
+		  ? report->slowest_turn_ns : report->slowest_before_ns;
+	if (slowest > PROGRESS_EARLY_MAX_NS)
+		slowest = PROGRESS_EARLY_MAX_NS;
+	if (now + slowest < report->next_progress_ns)
 		return;
-	run->report.next_progress_ns += 1000000000;
+	report->next_progress_ns = now + 1000000000;
+	report->slowest_before_ns = report->slowest_turn_ns;
+	report->slowest_turn_ns = 0;
 	print_progress(run, now, NULL);
 }
 
