@@ -336,6 +336,16 @@ size_t pipe_capacity_now(const struct io_end *end);
 /* The bytes a pipe holds now (FIONREAD), or 0. */
 size_t pipe_bytes_held(const struct io_end *end);
 
+/* ---- a file's holes (holes.c) -------------------------------------- */
+
+/* The bytes from offset, at most to end, that are a hole of fd's file:
+ * 0 where data begins at offset, or where the file system can't say.
+ * Both move the file offset: callers use pread, or seek back. */
+uint64_t file_hole_length(int fd, uint64_t offset, uint64_t end);
+/* The bytes from offset, at most to end, before the next hole (all of
+ * them where the file system can't say). */
+uint64_t file_data_length(int fd, uint64_t offset, uint64_t end);
+
 /* ---- zero-copy (zerocopy.c) ---------------------------------------- */
 
 /*

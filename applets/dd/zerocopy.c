@@ -27,6 +27,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -313,6 +314,36 @@ static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
 	return done ? (ssize_t)done : -1;
 }
 
+/*
+ * conv=sparse from a file with holes: the whole blocks of a hole at the
+ * input's offset are zeros, and are sought over on both sides without
+ * being read, as the record loop would seek over each block it read.
+ * At most left bytes, a step at a time.  *data_end remembers where the
+ * data found last ends, so that a file without holes is asked once.
+ * Returns the bytes passed over (0 at data, or where the output can't
+ * seek), or -1 if the input's offset can't be put back.
+ */
+static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
+			       uint64_t *data_end)
+{
+	uint64_t at = run->tally.in_offset, obs = run->opt->obs, hole;
+	uint64_t end = at + min_u64(left, run->in.size - min_u64(at, run->in.size));
+
+	if (!(run->opt->conv & CONV_SPARSE) || run->sparse_off
+	    || !S_ISREG(run->in.st.st_mode) || at < *data_end || at >= end)
+		return 0;
+	hole = file_hole_length(run->in.fd, at, end);
+	if (hole == 0)
+		*data_end = at + file_data_length(run->in.fd, at, run->in.size);
+	hole = min_u64(hole, COALESCED_STEP);
+	hole -= hole % obs;
+	if (hole && !seek_over_zeros(run, (size_t)hole))
+		hole = 0;
+	if (lseek(run->in.fd, (off_t)(at + hole), SEEK_SET) < 0)
+		return -1;
+	return (int64_t)hole;
+}
+
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
@@ -322,6 +353,7 @@ static bool copy_read_ahead(struct dd_run *run)
 		: (size_t)min_u64(obs, run->plan.ibuf_size);
 	size_t held = 0, at = 0;
 	uint64_t limit = run->plan.count_bytes, moved = 0;
+	uint64_t data_end = 0;    /* pass_input_hole's */
 	struct lazy_buffer buf;
 	bool at_end = false, whole = false;
 
@@ -335,6 +367,21 @@ static bool copy_read_ahead(struct dd_run *run)
 			break;
 		}
 		if (held == 0) {
+			int64_t hole = pass_input_hole(run, limit - moved,
+							&data_end);
+
+			if (hole < 0) {
+				bb_perror_msg("%s: cannot seek",
+					      quote_if_needed(run->in.name));
+				run->exit_status = EXIT_FAILURE;
+				at_end = true;
+				break;
+			}
+			if (hole > 0) {
+				moved += (uint64_t)hole;
+				tally_moved(run, (uint64_t)hole, true);
+				continue;
+			}
 			n = read(run->in.fd, buf.data,
 				 (size_t)min_u64(limit - moved, ahead));
 			if (n < 0 && retry_after(run))

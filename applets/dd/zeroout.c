@@ -179,35 +179,22 @@ static size_t copy_data(struct zeroout *z, uint64_t in_at, uint64_t out_at,
 	return done;
 }
 
-/*
- * Where the input stands at offset: a hole (*hole true) or data, and
- * how far that goes (at most to end).  Whatever SEEK_DATA/SEEK_HOLE
- * can't say is data.
- */
+/* Where the input stands at offset: a hole (*hole true) or data, and
+ * how far that goes (at most to end).  /dev/zero is all hole. */
 static uint64_t input_extent(struct zeroout *z, uint64_t offset, uint64_t end,
 			     bool *hole)
 {
 	int fd = z->run->in.fd;
-	off_t next;
+	uint64_t len;
 
+	*hole = true;
+	if (is_dev_zero(&z->run->in.st))
+		return end - offset;
+	len = file_hole_length(fd, offset, end);
+	if (len)
+		return len;
 	*hole = false;
-	if (is_dev_zero(&z->run->in.st)) {
-		*hole = true;
-		return end - offset;
-	}
-	next = lseek(fd, (off_t)offset, SEEK_DATA);
-	if (next < 0 && errno == ENXIO) {
-		*hole = true;           /* a hole up to the file's end */
-		return end - offset;
-	}
-	if (next > (off_t)offset) {
-		*hole = true;
-		return min_u64((uint64_t)next, end) - offset;
-	}
-	next = lseek(fd, (off_t)offset, SEEK_HOLE);
-	if (next <= (off_t)offset)
-		return end - offset;
-	return min_u64((uint64_t)next, end) - offset;
+	return file_data_length(fd, offset, end);
 }
 
 /*
