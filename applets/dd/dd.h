@@ -165,13 +165,19 @@ struct dd_tally {
 	size_t carry_in, carry_out;
 };
 
+/* When a line printed every interval is due (report.c's line_due). */
+struct line_pacer {
+	uint64_t interval_ns;
+	uint64_t next_ns;                /* the next line is due */
+	uint64_t last_turn_ns;           /* when the loop last asked */
+	uint64_t slowest_ns;             /* its slowest turn since the line */
+	uint64_t slowest_before_ns;      /* and in the interval before it */
+};
+
 /* The summary line's state; report.c is its only writer. */
 struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
-	uint64_t next_progress_ns;       /* status=progress: next line due */
-	uint64_t last_turn_ns;           /* when the loop last looked */
-	uint64_t slowest_turn_ns;        /* its slowest turn since the line */
-	uint64_t slowest_before_ns;      /* and in the interval before it */
+	struct line_pacer progress;      /* status=progress's lines */
 	int progress_len;                /* status=progress: last line width,
 					  * while it is open (libbb knows) */
 	bool shown;                      /* a statistics line was printed */
@@ -428,6 +434,11 @@ void report_start(struct dd_run *run);
 /* The time since `since` does not count in the statistics. */
 void report_leave_out(struct dd_run *run, uint64_t since);
 void print_summary(struct dd_run *run);
+/* Start pacing lines every interval_ns from now. */
+void line_pacer_start(struct line_pacer *pacer, uint64_t now,
+		      uint64_t interval_ns);
+/* Whether a line is due now; if so, the next is counted from now. */
+bool line_due(struct line_pacer *pacer, uint64_t now);
 void maybe_print_progress(struct dd_run *run);
 void catch_up_progress(struct dd_run *run);
 /* status=progress during the final sync, left bytes still to go. */

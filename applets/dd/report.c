@@ -8,8 +8,7 @@
 #include "dd.h"
 
 enum { SUMMARY_SIZE = 512 };
-/* How early a progress line may come (maybe_print_progress). */
-enum { PROGRESS_EARLY_MAX_NS = 500000000 };
+enum { SECOND_NS = 1000000000 };
 
 /* GNU leaves out the "(1.0 kB, 1.0 KiB)" part while a unit has no
  * prefix, i.e. while the number reads "N B". */
@@ -59,8 +58,7 @@ static size_t format_transfer(char *buf, size_t size, const struct dd_run *run,
 void report_start(struct dd_run *run)
 {
 	run->report.start_ns = monotonic_ns();
-	run->report.next_progress_ns = run->report.start_ns + 1000000000;
-	run->report.last_turn_ns = run->report.start_ns;
+	line_pacer_start(&run->report.progress, run->report.start_ns, SECOND_NS);
 }
 
 void report_leave_out(struct dd_run *run, uint64_t since)
@@ -69,8 +67,8 @@ void report_leave_out(struct dd_run *run, uint64_t since)
 
 	if (now > since) {
 		run->report.start_ns += now - since;
-		run->report.next_progress_ns += now - since;
-		run->report.last_turn_ns += now - since;
+		run->report.progress.next_ns += now - since;
+		run->report.progress.last_turn_ns += now - since;
 	}
 }
 
@@ -160,48 +158,65 @@ void die_with_summary(struct dd_run *run)
 	exit(EXIT_FAILURE);
 }
 
+void line_pacer_start(struct line_pacer *pacer, uint64_t now,
+		      uint64_t interval_ns)
+{
+	pacer->interval_ns = interval_ns;
+	pacer->next_ns = now + interval_ns;
+	pacer->last_turn_ns = now;
+	pacer->slowest_ns = pacer->slowest_before_ns = 0;
+}
+
 /*
- * About once a second, as GNU's.  A turn of the loop can block in one
- * write for a good part of a second (dirty throttling on a slow card),
- * and a line due during it comes that much late.  So a line is printed
- * early when the next turn, if as slow as the slowest of the last two
- * intervals, would end past the second: no two lines more than a
- * second apart while turns take under one.  Never more than half a
- * second early, so that a quick turn after a slow one (a read that
- * waited on a pipe, then its end) adds no line.  With quick turns this
- * is GNU's cadence.
+ * A turn of a loop can block in one call for a good part of an interval
+ * (a slow card's dirty throttling, or its read), and a line due during
+ * it comes that much late.  So a line comes early when the next turn,
+ * if as slow as the slowest of the last two intervals, would end past
+ * the interval: no two lines more than an interval apart while turns
+ * take less.  Never more than half an interval early, so that a quick
+ * turn after a slow one (a read that waited on a pipe, then its end)
+ * adds no line.  With quick turns, a line every interval.
  */
+bool line_due(struct line_pacer *pacer, uint64_t now)
+{
+	uint64_t turn = now - pacer->last_turn_ns;
+	uint64_t early = pacer->slowest_before_ns;
+
+	pacer->last_turn_ns = now;
+	if (turn > pacer->slowest_ns)
+		pacer->slowest_ns = turn;
+	if (pacer->slowest_ns > early)
+		early = pacer->slowest_ns;
+	early = min_u64(early, pacer->interval_ns / 2);
+	if (now + early < pacer->next_ns)
+		return false;
+	pacer->next_ns = now + pacer->interval_ns;
+	pacer->slowest_before_ns = pacer->slowest_ns;
+	pacer->slowest_ns = 0;
+	return true;
+}
+
+/* About once a second, as GNU's. */
 void maybe_print_progress(struct dd_run *run)
 {
-	struct dd_report_state *report = &run->report;
 	uint64_t now = monotonic_ns();
-	uint64_t turn = now - report->last_turn_ns, slowest;
 
-	report->last_turn_ns = now;
-	if (turn > report->slowest_turn_ns)
-		report->slowest_turn_ns = turn;
-	slowest = report->slowest_turn_ns > report->slowest_before_ns
-		  ? report->slowest_turn_ns : report->slowest_before_ns;
-	if (slowest > PROGRESS_EARLY_MAX_NS)
-		slowest = PROGRESS_EARLY_MAX_NS;
-	if (now + slowest < report->next_progress_ns)
-		return;
-	report->next_progress_ns = now + 1000000000;
-	report->slowest_before_ns = report->slowest_turn_ns;
-	report->slowest_turn_ns = 0;
-	print_progress(run, now, NULL);
+	if (line_due(&run->report.progress, now))
+		print_progress(run, now, NULL);
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 {
 	uint64_t now = monotonic_ns();
 	char note[64], human[HUMAN_BUF_SIZE];
+	struct line_pacer *pacer = &run->report.progress;
 
-	if (now < run->report.next_progress_ns)
-		return;
 	/* Twice a second: a sync step that runs late still leaves the
 	 * lines less than a second apart. */
-	run->report.next_progress_ns = now + 500000000;
+	pacer->interval_ns = SECOND_NS / 2;
+	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
+	if (!line_due(pacer, now))
+		return;
 	human_readable(human, left, 1, 1, 0);
 	bb_format(note, sizeof(note), "; syncing, %s left", human);
 	print_progress(run, now, note);

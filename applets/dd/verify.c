@@ -176,7 +176,7 @@ struct dd_verify_state {
 	uint64_t verified;            /* bytes verified */
 	uint64_t verify_ns;           /* the time it took */
 	uint64_t differ_bytes, differ_chunks, first_differ;
-	uint64_t next_progress_ns;
+	struct line_pacer progress;   /* the "verifying" lines */
 	uint64_t progress_done, progress_total;
 };
 
@@ -293,12 +293,14 @@ static void verify_progress(struct dd_run *run, bool force)
 	char buf[160];
 	size_t len;
 
-	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS
-	    || (!force && now < v->next_progress_ns))
+	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS)
 		return;
 	/* Twice a second, as the final sync's line: a read that blocks
 	 * for a while still leaves no gap of a second. */
-	v->next_progress_ns = now + 500000000;
+	if (force)
+		line_pacer_start(&v->progress, now, 500000000);
+	else if (!line_due(&v->progress, now))
+		return;
 	bb_stderr_end_line();
 	len = bb_format(buf, sizeof(buf), "\rverifying (%s): %llu of %llu bytes   ",
 			v->method, (unsigned long long)v->progress_done,
