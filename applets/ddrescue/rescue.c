@@ -324,6 +324,10 @@ int rescue_run(struct rescue *rescue)
 		sector_pass(ST_NONSCRAPED, false);
 	}
 	for (pass = 1; pass <= r->retry_passes; pass++) {
+		size_t blocks;
+		/* -r -1 retries until no bad sector is left, then stops */
+		if (map_total(r->ipos, r->iend, ST_BAD, &blocks) == 0)
+			break;
 		begin(ST_BAD, pass, "Retrying bad sectors...");
 		sector_pass(ST_BAD, !(pass & 1));
 	}
