@@ -60,13 +60,8 @@ if [ -n "$missing" ]; then
 fi
 kver=${KERNEL##*/vmlinuz-}
 say() { echo "board: $*" >&2; }
-# disk FILE SERIAL [DRIVE-OPTIONS]: add a virtio disk to $disk_args (the
-# guest's /init finds it by SERIAL; paths must not hold spaces).
+. "$src/scripts/guest.sh"
 disk_args=
-disk() {
-	disk_args="$disk_args -drive file=$1,format=raw,if=none,id=$2${3:+,$3}"
-	disk_args="$disk_args -device virtio-blk-pci,drive=$2,serial=$2"
-}
 
 rm -rf "$work"
 root=$work/root
@@ -78,28 +73,13 @@ ln -s busybox "$root/bin/sh"
 "$CC" -O2 -Wall -Wextra -static -o "$root/bin/sampler" \
 	"$src/testsuite/board/sampler.c"
 cp "$src/testsuite/board/init" "$root/init"
+cp "$src/testsuite/board/guest.sh" "$root/guest.sh"
 chmod 755 "$root/init"
 head -c 4096 /dev/urandom > "$root/canary"
 # GNU dd with the shared libraries ldd names, at the same paths.
-cp "$GNU_DD" "$root/gnu/dd"
-for lib in $(ldd "$GNU_DD" | grep -o '/[^ ]*'); do
-	mkdir -p "$root${lib%/*}"
-	cp -L "$lib" "$root$lib"
-done
-# The virtio disk drivers, dependencies first, as modprobe would load them.
-: > "$root/modules.order"
-for path in $(for m in virtio_pci virtio_blk; do
-		modprobe -S "$kver" --show-depends $m; done |
-		awk '$1 == "insmod" { print $2 }'); do
-	base=${path##*/}
-	case $base in
-	*.ko.xz) xz -dc "$path" > "$root/lib/modules/${base%.xz}"; base=${base%.xz} ;;
-	*.ko.zst) zstd -qdc "$path" > "$root/lib/modules/${base%.zst}"; base=${base%.zst} ;;
-	*.ko.gz) gzip -dc "$path" > "$root/lib/modules/${base%.gz}"; base=${base%.gz} ;;
-	*) cp "$path" "$root/lib/modules/" ;;
-	esac
-	grep -qx "$base" "$root/modules.order" || echo "$base" >> "$root/modules.order"
-done
+guest_program "$root" "$GNU_DD" /gnu/dd
+# The virtio disk drivers.
+guest_modules "$root" "$kver" virtio_pci virtio_blk
 
 image=$work/image.bin
 head -c $((IMAGE_MIB * 1048576)) /dev/urandom > "$image"
@@ -127,16 +107,16 @@ boot() {
 	truncate -s "${IMAGE_MIB}M" "$work/scr.img"
 	cp "$image" "$work/rd.img"
 	disk_args=
-	disk "$image" src readonly=on
-	disk "$work/res.img" res
-	disk "$work/scr.img" scr
-	disk "$work/rd.img" rd "readonly=on,$throttle"
+	guest_disk "$image" src readonly=on
+	guest_disk "$work/res.img" res
+	guest_disk "$work/scr.img" scr
+	guest_disk "$work/rd.img" rd "readonly=on,$throttle"
 	n=0
 	while [ $n -lt $nwrites ]; do
 		n=$((n + 1))
 		t=$(printf t%02d $n)
 		truncate -s "${IMAGE_MIB}M" "$work/$t.img"
-		disk "$work/$t.img" $t "$throttle"
+		guest_disk "$work/$t.img" $t "$throttle"
 	done
 	start=$(date +%s)
 	set +e

@@ -1,0 +1,147 @@
+#!/bin/sh
+# Rescue from real block devices: zerobox ddrescue and GNU ddrescue in a
+# qemu guest with Debian's kernel, reading device-mapper tables over
+# virtio disks of 512- and 4096-byte sectors, with O_DIRECT (-d): error
+# segments (scattered sectors, a 1 MiB run, the disk's end), a slow
+# segment (delay) and a weak one (flakey: up 1 s, down 3 s, repeating).
+# The guest's /init is testsuite/board/rescue-init; this script checks
+# every output from outside after poweroff:
+#   - each output holds the image where the table reads, and zeros (what
+#     it held before) where it fails;
+#   - the two tools' mapfiles are equal (ddrescuelog -p);
+#   - the weak area is bad after a pass without retries, and whole after
+#     retries.
+# It prints a markdown table (docs/ddrescue.md carries one) and exits 0
+# when every check passed.
+#
+# Usage: rescue_vm.sh ZEROBOX WORKDIR
+# Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
+#        cpio kmod dmsetup gddrescue libc-bin
+set -eu
+
+zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+: "${BUSYBOX:=/bin/busybox}" "${QEMU:=qemu-system-x86_64}"
+: "${DDRESCUE:=/usr/bin/ddrescue}" "${DMSETUP:=/usr/sbin/dmsetup}"
+if [ -z "${KERNEL:-}" ]; then
+	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
+fi
+missing=
+[ -r "${KERNEL:-/nonexistent}" ] || missing="$missing linux-image-amd64"
+[ -x "$BUSYBOX" ] || missing="$missing busybox-static"
+[ -x "$DDRESCUE" ] && command -v ddrescuelog >/dev/null || missing="$missing gddrescue"
+[ -x "$DMSETUP" ] || missing="$missing dmsetup"
+command -v "$QEMU" >/dev/null || missing="$missing qemu-system-x86"
+command -v cpio >/dev/null || missing="$missing cpio"
+command -v modprobe >/dev/null || missing="$missing kmod"
+command -v ldd >/dev/null || missing="$missing libc-bin"
+if [ -n "$missing" ]; then
+	echo "check-rescue-vm: missing; run: apt-get install -y$missing" >&2
+	exit 1
+fi
+kver=${KERNEL##*/vmlinuz-}
+say() { echo "rescue-vm: $*" >&2; }
+. "$src/scripts/guest.sh"
+
+rm -rf "$work"
+root=$work/root
+mkdir -p "$root/bin" "$root/proc" "$root/sys" "$root/dev" "$root/tmp"
+cp "$zb" "$root/bin/zerobox"
+cp "$BUSYBOX" "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
+cp "$src/testsuite/board/rescue-init" "$root/init"
+cp "$src/testsuite/board/guest.sh" "$root/guest.sh"
+chmod 755 "$root/init"
+guest_program "$root" "$DDRESCUE" /gnu/ddrescue
+guest_program "$root" "$DMSETUP" /gnu/dmsetup
+guest_modules "$root" "$kver" virtio_pci virtio_blk dm_mod dm_delay dm_flakey
+
+# The image, 32 MiB; the segments, in 512-byte sectors, each a whole
+# number of 4096-byte sectors: eight scattered bad sectors, a 1 MiB run,
+# a slow MiB (5 ms a read), a bad end of disk.
+image=$work/image.bin
+head -c 33554432 /dev/urandom > "$image"
+cat > "$root/segments" <<'SEGMENTS'
+error 4096 8
+error 9000 8
+error 15000 8
+error 20480 8
+error 25000 8
+error 30000 8
+error 33336 8
+error 40000 8
+error 45056 2048
+delay 51200 2048 5
+error 65280 256
+SEGMENTS
+# 32 KiB, 15 MiB in: from the table's making, up for 1 s, then down
+# for 3 s, over and over.
+echo "flakey 30720 64 1 3" > "$root/weak.segments"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
+
+disk_args=
+guest_disk "$image" s512 readonly=on
+guest_disk "$image" s4k readonly=on logical_block_size=4096,physical_block_size=4096
+outs="out512zerobox out4kzerobox out512gnu out4kgnu weakzerobox weakgnu"
+for o in $outs; do
+	truncate -s 32M "$work/$o.img"
+	guest_disk "$work/$o.img" "$o"
+done
+say "booting; 8 rescues of a 32 MiB disk"
+set +e
+timeout 900 "$QEMU" -accel "${ACCEL:-tcg}" -m 256 -smp 1 -nographic -no-reboot \
+	-kernel "$KERNEL" -initrd "$work/initramfs.cpio" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3" $disk_args \
+	< /dev/null > "$work/console.log" 2>&1
+rc=$?
+set -e
+tr -d '\r' < "$work/console.log" > "$work/console.txt"
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+if [ $rc != 0 ] || ! grep -q '^ZB-DONE' "$work/console.txt" ||
+   grep -q '^ZB-FAIL' "$work/console.txt"; then
+	fail "the guest did not finish (qemu exit $rc); console:"
+	tail -n 30 "$work/console.txt"
+fi
+# Each run's mapfile, from the console.
+awk -v dir="$work" '/^ZB-MAP / { out = dir "/map." $2; printf "" > out; next }
+	/^ZB-END/ { close(out); out = ""; next }
+	out != "" { print >> out }' "$work/console.txt"
+
+# The image as a rescue leaves it: zeros where the table fails.
+cp "$image" "$work/expected.img"
+awk '$1 == "error" { print $2, $3 }' "$root/segments" | while read -r at n; do
+	dd if=/dev/zero of="$work/expected.img" bs=512 seek="$at" count="$n" \
+		conv=notrunc status=none
+done
+# The weak area, as the image holds it.
+dd if="$image" of="$work/weak.expected" bs=1M skip=14 count=2 status=none
+
+run_field() {	# NAME FIELD: rc or cs of the run NAME
+	sed -n "s/^ZB-RUN $1 .*$2=\\([0-9]*\\).*/\\1/p" "$work/console.txt"
+}
+echo "| run | exit | time | output | mapfile |"
+echo "|---|---:|---:|---|---|"
+for disk in 512 4k; do
+	for tool in zerobox gnu; do
+		name=$tool-$disk
+		if cmp -s "$work/out$disk$tool.img" "$work/expected.img"; then out="as expected"; else out=differs; fail "$name: output"; fi
+		if ddrescuelog -p "$work/map.zerobox-$disk" "$work/map.gnu-$disk" >/dev/null 2>&1; then
+			m="equal"; else m="differ"; fail "$name: mapfiles"; fi
+		[ "$(run_field $name rc)" = 0 ] || fail "$name: exit $(run_field $name rc)"
+		echo "| $name (${disk} sectors) | $(run_field $name rc) | $(run_field $name cs)0 ms | $out | $m |"
+	done
+done
+for tool in zerobox gnu; do
+	name=$tool-weak
+	# After the pass without retries, the weak area is not all finished.
+	if grep -v '^#' "$work/map.$name-first" | awk 'NR > 1 && $3 != "+" { bad = 1 } END { exit !bad }'; then
+		first="left bad"; else first="all read"; fail "$name: the pass while down read it all"; fi
+	dd if="$work/weak$tool.img" bs=1M skip=14 count=2 status=none > "$work/weak.$tool"
+	if cmp -s "$work/weak.$tool" "$work/weak.expected"; then out=whole; else out=differs; fail "$name: output"; fi
+	[ "$(run_field $name rc)" = 0 ] || fail "$name: exit $(run_field $name rc)"
+	echo "| $name (-r0, then -r -1) | $(run_field $name rc) | $(run_field $name cs)0 ms | first pass: $first; then $out | |"
+done
+say "$( [ $status = 0 ] && echo OK || echo FAILED); logs in $work"
+exit $status
