@@ -484,6 +484,8 @@ help:
 	@echo '  check-packaging a new applet is one file, .config defaults, install'
 	@echo '                  staging, the toolchain line (in a scratch copy)'
 	@echo '  check-initramfs boot zerobox in an initramfs under qemu (slow)'
+	@echo '  check-board     dd writing a throttled card in a small guest (docs/board.md)'
+	@echo '  check-rescue-vm ddrescue from device-mapper fault disks in a guest'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
@@ -527,3 +529,10 @@ help:
 .PHONY: check-board
 check-board: $(BIN)
 	$(Q)$(SHELL) scripts/board.sh '$(BIN)' '$(O)/board'
+
+# Rescue test (not part of check): ddrescue against GNU ddrescue in a
+# guest, from device-mapper error, delay and flakey tables with O_DIRECT;
+# prints docs/ddrescue.md's table (scripts/rescue_vm.sh says what it needs).
+.PHONY: check-rescue-vm
+check-rescue-vm: $(BIN)
+	$(Q)$(SHELL) scripts/rescue_vm.sh '$(BIN)' '$(O)/rescue-vm'
