@@ -40,28 +40,10 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 : "${CONTENDERS=zerobox busybox gnu}"
 : "${WRITES=plain fsync nocache direct pipe nocache-1G}"
 : "${READS=read-1G read-direct}"
-: "${BUSYBOX:=/bin/busybox}" "${GNU_DD:=/bin/dd}" "${QEMU:=qemu-system-x86_64}"
-: "${CC:=cc}"
-if [ -z "${KERNEL:-}" ]; then
-	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
-fi
-missing=
-[ -r "${KERNEL:-/nonexistent}" ] || missing="$missing linux-image-amd64"
-[ -x "$BUSYBOX" ] || missing="$missing busybox-static"
-[ -x "$GNU_DD" ] || missing="$missing coreutils"
-command -v "$QEMU" >/dev/null || missing="$missing qemu-system-x86"
-command -v cpio >/dev/null || missing="$missing cpio"
-command -v modprobe >/dev/null || missing="$missing kmod"
-command -v ldd >/dev/null || missing="$missing libc-bin"
-command -v "$CC" >/dev/null || missing="$missing gcc"
-if [ -n "$missing" ]; then
-	echo "check-board: missing; run: apt-get install -y$missing" >&2
-	exit 1
-fi
-kver=${KERNEL##*/vmlinuz-}
-say() { echo "board: $*" >&2; }
+: "${GNU_DD:=/bin/dd}" "${CC:=cc}"
 . "$src/scripts/guest.sh"
-disk_args=
+guest_check_host check-board "$GNU_DD:coreutils" modprobe:kmod ldd:libc-bin "$CC:gcc"
+say() { echo "board: $*" >&2; }
 
 rm -rf "$work"
 root=$work/root
@@ -89,7 +71,6 @@ nreads=0
 for s in $READS; do for c in $CONTENDERS; do nreads=$((nreads + 1)); done; done
 # Generous: every run at half the throttle, plus boot.
 timeout=$(( (nwrites * IMAGE_MIB * 1048576 / RATE + nreads * IMAGE_MIB * 1048576 / READ_RATE) * 2 + 300 ))
-accel=${ACCEL:-tcg}
 throttle="throttling.bps-write=$RATE,throttling.bps-read=$READ_RATE"
 status=0
 inputs=
@@ -119,21 +100,9 @@ boot() {
 		guest_disk "$work/$t.img" $t "$throttle"
 	done
 	start=$(date +%s)
-	set +e
-	timeout "$timeout" "$QEMU" -accel "$accel" -m "$BOOT_MIB" -smp 1 -nographic \
-		-no-reboot -kernel "$KERNEL" -initrd "$work/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=3" $disk_args \
-		< /dev/null > "$work/console-$tag.log" 2>&1
-	rc=$?
-	set -e
-	say "guest with $mem MiB, round $2: qemu exit $rc after $(( $(date +%s) - start )) s"
-	tr -d '\r' < "$work/console-$tag.log" > "$work/console-$tag.txt"
-	if [ $rc != 0 ] || ! grep -q '^ZB-DONE' "$work/console-$tag.txt" ||
-	   grep -q '^ZB-FAIL' "$work/console-$tag.txt"; then
-		say "FAIL: the guest with $mem MiB did not finish; console:"
-		tail -n 30 "$work/console-$tag.txt" >&2
+	guest_boot "$BOOT_MIB" "$timeout" "$work/initramfs.cpio" "$work/console-$tag" >&2 ||
 		status=1
-	fi
+	say "guest with $mem MiB, round $2: done after $(( $(date +%s) - start )) s"
 	# Each run's log from its slot; then each target against the image.
 	: > "$work/logs-$tag"
 	slots=$(grep -c '^ZB-RUN' "$work/console-$tag.txt" || true)

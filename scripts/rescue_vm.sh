@@ -22,27 +22,11 @@ set -eu
 zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 work=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
-: "${BUSYBOX:=/bin/busybox}" "${QEMU:=qemu-system-x86_64}"
 : "${DDRESCUE:=/usr/bin/ddrescue}" "${DMSETUP:=/usr/sbin/dmsetup}"
-if [ -z "${KERNEL:-}" ]; then
-	KERNEL=$(ls /boot/vmlinuz-* 2>/dev/null | sort -V | tail -n 1)
-fi
-missing=
-[ -r "${KERNEL:-/nonexistent}" ] || missing="$missing linux-image-amd64"
-[ -x "$BUSYBOX" ] || missing="$missing busybox-static"
-[ -x "$DDRESCUE" ] && command -v ddrescuelog >/dev/null || missing="$missing gddrescue"
-[ -x "$DMSETUP" ] || missing="$missing dmsetup"
-command -v "$QEMU" >/dev/null || missing="$missing qemu-system-x86"
-command -v cpio >/dev/null || missing="$missing cpio"
-command -v modprobe >/dev/null || missing="$missing kmod"
-command -v ldd >/dev/null || missing="$missing libc-bin"
-if [ -n "$missing" ]; then
-	echo "check-rescue-vm: missing; run: apt-get install -y$missing" >&2
-	exit 1
-fi
-kver=${KERNEL##*/vmlinuz-}
-say() { echo "rescue-vm: $*" >&2; }
 . "$src/scripts/guest.sh"
+guest_check_host check-rescue-vm "$DDRESCUE:gddrescue" ddrescuelog:gddrescue \
+	"$DMSETUP:dmsetup" modprobe:kmod ldd:libc-bin
+say() { echo "rescue-vm: $*" >&2; }
 
 rm -rf "$work"
 root=$work/root
@@ -80,7 +64,6 @@ SEGMENTS
 echo "flakey 30720 64 1 3" > "$root/weak.segments"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
 
-disk_args=
 guest_disk "$image" s512 readonly=on
 guest_disk "$image" s4k readonly=on logical_block_size=4096,physical_block_size=4096
 outs="out512zerobox out4kzerobox out512gnu out4kgnu weakzerobox weakgnu"
@@ -89,21 +72,9 @@ for o in $outs; do
 	guest_disk "$work/$o.img" "$o"
 done
 say "booting; 8 rescues of a 32 MiB disk"
-set +e
-timeout 900 "$QEMU" -accel "${ACCEL:-tcg}" -m 256 -smp 1 -nographic -no-reboot \
-	-kernel "$KERNEL" -initrd "$work/initramfs.cpio" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3" $disk_args \
-	< /dev/null > "$work/console.log" 2>&1
-rc=$?
-set -e
-tr -d '\r' < "$work/console.log" > "$work/console.txt"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
-if [ $rc != 0 ] || ! grep -q '^ZB-DONE' "$work/console.txt" ||
-   grep -q '^ZB-FAIL' "$work/console.txt"; then
-	fail "the guest did not finish (qemu exit $rc); console:"
-	tail -n 30 "$work/console.txt"
-fi
+guest_boot 256 900 "$work/initramfs.cpio" "$work/console" || status=1
 # Each run's mapfile, from the console.
 awk -v dir="$work" '/^ZB-MAP / { out = dir "/map." $2; printf "" > out; next }
 	/^ZB-END/ { close(out); out = ""; next }
