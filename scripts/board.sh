@@ -31,17 +31,13 @@
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
 #        cpio kmod gcc coreutils libc-bin
 set -eu
-
-zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-work=$2
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/guest.sh"
 : "${MEMS:=64 48}" "${BOOT_MIB:=256}" "${IMAGE_MIB:=256}" "${ROUNDS:=1}"
 : "${RATE:=8388608}" "${READ_RATE:=16777216}"
 : "${CONTENDERS=zerobox busybox gnu}"
 : "${WRITES=plain fsync nocache direct pipe nocache-1G}"
 : "${READS=read-1G read-direct}"
 : "${GNU_DD:=/bin/dd}" "${CC:=cc}"
-. "$src/scripts/guest.sh"
 guest_check_host check-board "$GNU_DD:coreutils" modprobe:kmod ldd:libc-bin "$CC:gcc"
 say() { echo "board: $*" >&2; }
 
@@ -67,6 +63,8 @@ image=$work/image.bin
 head -c $((IMAGE_MIB * 1048576)) /dev/urandom > "$image"
 nwrites=0
 for s in $WRITES; do for c in $CONTENDERS; do nwrites=$((nwrites + 1)); done; done
+# The write runs' target disks, by serial: t01, t02, ...
+targets=$(seq -f t%02g "$nwrites")
 nreads=0
 for s in $READS; do for c in $CONTENDERS; do nreads=$((nreads + 1)); done; done
 # Generous: every run at half the throttle, plus boot.
@@ -92,10 +90,7 @@ boot() {
 	guest_disk "$work/res.img" res
 	guest_disk "$work/scr.img" scr
 	guest_disk "$work/rd.img" rd "readonly=on,$throttle"
-	n=0
-	while [ $n -lt $nwrites ]; do
-		n=$((n + 1))
-		t=$(printf t%02d $n)
+	for t in $targets; do
 		truncate -s "${IMAGE_MIB}M" "$work/$t.img"
 		guest_disk "$work/$t.img" $t "$throttle"
 	done
@@ -113,9 +108,8 @@ boot() {
 	done
 	: > "$work/verdicts-$tag"
 	n=0
-	while [ $n -lt $nwrites ]; do
+	for t in $targets; do
 		n=$((n + 1))
-		t=$(printf t%02d $n)
 		if cmp -s "$work/$t.img" "$image"; then v=ok; else v=bad; fi
 		echo "V $mem $n $v" >> "$work/verdicts-$tag"
 	done

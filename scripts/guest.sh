@@ -1,6 +1,11 @@
 # guest.sh - sourced by the qemu guest tests (initramfs.sh, board.sh,
 # rescue_vm.sh): the host's tools, what goes into a guest's initramfs,
-# its disks and its boot.
+# its disks and its boot.  Each of them is called as SCRIPT ZEROBOX
+# WORKDIR: zb is ZEROBOX's absolute path, work WORKDIR, src the tree.
+
+zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+work=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
 
 : "${BUSYBOX:=/bin/busybox}" "${QEMU:=qemu-system-x86_64}"
 if [ -z "${KERNEL:-}" ]; then

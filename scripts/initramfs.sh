@@ -15,12 +15,8 @@
 # The initramfs has no C library: the shell and zerobox must both be
 # static, which is checked before booting (readelf from binutils).
 set -eu
-
-zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-work=$2
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/guest.sh"
 : "${TIMEOUT:=300}"
-. "$src/scripts/guest.sh"
 guest_check_host check-initramfs readelf:binutils modprobe:kmod
 # A dynamic program has an interpreter (PT_INTERP) that the initramfs
 # lacks: the kernel would say only "Failed to execute /init".

@@ -18,12 +18,8 @@
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
 #        cpio kmod dmsetup gddrescue libc-bin
 set -eu
-
-zb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-work=$2
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/guest.sh"
 : "${DDRESCUE:=/usr/bin/ddrescue}" "${DMSETUP:=/usr/sbin/dmsetup}"
-. "$src/scripts/guest.sh"
 guest_check_host check-rescue-vm "$DDRESCUE:gddrescue" ddrescuelog:gddrescue \
 	"$DMSETUP:dmsetup" modprobe:kmod ldd:libc-bin
 say() { echo "rescue-vm: $*" >&2; }
