@@ -111,14 +111,10 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch,
 		step = run->opt->obs <= PIPE_BUF ? (size_t)run->opt->obs
 			: pipe_step_size(&run->out);
 
-	for (;;) {
-		ssize_t n;
+	while (!(at_end = turn_reaches_count(run, moved, limit))) {
+		ssize_t n = copy_channel_step(ch,
+				(size_t)min_u64(limit - moved, step));
 
-		if (turn_reaches_count(run, moved, limit)) {
-			at_end = true;
-			break;
-		}
-		n = copy_channel_step(ch, (size_t)min_u64(limit - moved, step));
 		if (n > 0) {
 			moved += (uint64_t)n;
 			tally_moved(run, (uint64_t)n, from_input);
@@ -344,6 +340,15 @@ static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 	return (int64_t)hole;
 }
 
+/* The read-ahead lost its place in the input: the copy stops there.
+ * Returns true, the copy's at_end. */
+static bool input_seek_failed(struct dd_run *run)
+{
+	bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
+	run->exit_status = EXIT_FAILURE;
+	return true;
+}
+
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
@@ -359,22 +364,15 @@ static bool copy_read_ahead(struct dd_run *run)
 
 	if (lazy_buffer_alloc(&buf, ahead) != 0)
 		return false;
-	for (;;) {
+	while (!(at_end = turn_reaches_count(run, moved, limit))) {
 		ssize_t n;
 
-		if (turn_reaches_count(run, moved, limit)) {
-			at_end = true;
-			break;
-		}
 		if (held == 0) {
 			int64_t hole = pass_input_hole(run, limit - moved,
 							&data_end);
 
 			if (hole < 0) {
-				bb_perror_msg("%s: cannot seek",
-					      quote_if_needed(run->in.name));
-				run->exit_status = EXIT_FAILURE;
-				at_end = true;
+				at_end = input_seek_failed(run);
 				break;
 			}
 			if (hole > 0) {
@@ -406,11 +404,8 @@ static bool copy_read_ahead(struct dd_run *run)
 	}
 	/* The record loop reads on from what was written.  If the input
 	 * can't be put back there, nothing after it can be trusted. */
-	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
-		bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
-		run->exit_status = EXIT_FAILURE;
-		at_end = true;
-	}
+	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0)
+		at_end = input_seek_failed(run);
 	tally_coalesced(run, moved, at_end);
 	lazy_buffer_free(&buf);
 	return at_end;
@@ -441,8 +436,8 @@ static bool get_zeros(struct dd_run *run, enum copy_path path,
  * Larger pipes around dd: a coalesced copy fills a 1 MiB output pipe in
  * quarters (see pipe_step_size).  Between two pipes, each record costs
  * two sleeping processes a wake-up; 1 MiB on both sides lets a reader
- * and a writer run for many records between wake-ups (docs/design.md:
- * pipe -> pipe at bs=64K took 0.47 s for 256 MiB instead of 0.69).
+ * and a writer run for many records between wake-ups (the pipe -> pipe
+ * rows of docs/benchmarks.md).
  * These pipes are not dd's: a larger one holds more, but its reads still
  * return what one read can, up to ibs; the input pipe is raised only
  * where it holds a record already, so that reads are no larger than
