@@ -142,9 +142,7 @@ static enum batch_result write_batch(struct dd_run *run, unsigned char *data,
 
 			count_records(run, c, done, true);
 			errno = err;
-			bb_perror_msg(run->plan.two_buffers ? "writing to %s"
-				      : "error writing %s",
-				      quote_always(run->out.name));
+			report_write_error(run, run->plan.two_buffers);
 			return run->plan.two_buffers ? BATCH_BLOCK_FAILED
 				: BATCH_WRITE_FAILED;
 		}

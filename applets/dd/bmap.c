@@ -323,7 +323,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 		bmap.mapped_done += done;
 		tally_coalesced(run, bmap.mapped_done, true);
 		if (done != len) {
-			bb_perror_msg("error writing %s", quote_always(run->out.name));
+			report_write_error(run, false);
 			return STOP_WRITE_FAILED;
 		}
 		tick(run);

@@ -377,6 +377,13 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
 /* The same for a step of a large record, which is never its short last
  * block (records.c). */
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
+/* The one report of a write error, in GNU's words for the path: "writing
+ * to" for a block of the output buffer (block), else "error writing". */
+void report_write_error(struct dd_run *run, bool block);
+/* write_output, then tally_write; false, with the error reported, when
+ * it fell short. */
+bool write_tallied(struct dd_run *run, const unsigned char *data, size_t len,
+		   bool block);
 /* conv=sparse: seek over len bytes of zeros instead of writing them.
  * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len);

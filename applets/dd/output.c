@@ -91,17 +91,29 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	return done;
 }
 
+void report_write_error(struct dd_run *run, bool block)
+{
+	bb_perror_msg(block ? "writing to %s" : "error writing %s",
+		      quote_always(run->out.name));
+}
+
+bool write_tallied(struct dd_run *run, const unsigned char *data, size_t len,
+		   bool block)
+{
+	size_t n = write_output(run, data, len);
+
+	tally_write(run, n, len);
+	if (n == len)
+		return true;
+	report_write_error(run, block);
+	return false;
+}
+
 /* Write the full output block staged in obuf (GNU's write_output). */
 static void flush_full_block(struct dd_run *run)
 {
-	size_t block = run->obuf_fill;
-	size_t n = write_output(run, run->obuf.data, block);
-
-	tally_write(run, n, block);
-	if (n != block) {
-		bb_perror_msg("writing to %s", quote_always(run->out.name));
+	if (!write_tallied(run, run->obuf.data, run->obuf_fill, true))
 		run->output_failed = true;
-	}
 	run->obuf_fill = 0;
 }
 
@@ -137,18 +149,13 @@ size_t take_staged_output(struct dd_run *run, unsigned char *dst)
 
 bool flush_output(struct dd_run *run)
 {
-	size_t fill = run->obuf_fill, n;
+	bool whole;
 
-	if (!fill)
+	if (!run->obuf_fill)
 		return true;
-	n = write_output(run, run->obuf.data, fill);
-	tally_write(run, n, fill);
+	whole = write_tallied(run, run->obuf.data, run->obuf_fill, false);
 	run->obuf_fill = 0;
-	if (n != fill) {
-		bb_perror_msg("error writing %s", quote_always(run->out.name));
-		return false;
-	}
-	return true;
+	return whole;
 }
 
 /* This needs the file's size now, which takes a second fstat, as in GNU

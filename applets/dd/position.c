@@ -153,7 +153,7 @@ void seek_output(struct dd_run *run)
 		if (!size)
 			break;
 		if (write_output(run, zeros.data, size) != size) {
-			bb_perror_msg("writing to %s", quote_always(run->out.name));
+			report_write_error(run, true);
 			die_with_summary(run);
 		}
 		tally_output_moved(run, size);

@@ -78,14 +78,7 @@ static bool handle_read_error(struct dd_run *run, size_t partread,
 /* One buffer: write the record as it was read. */
 static bool write_record(struct dd_run *run, size_t len)
 {
-	size_t n = write_output(run, run->ibuf.data, len);
-
-	tally_write(run, n, len);
-	if (n != len) {
-		bb_perror_msg("error writing %s", quote_always(run->out.name));
-		return false;
-	}
-	return true;
+	return write_tallied(run, run->ibuf.data, len, false);
 }
 
 /*
@@ -103,7 +96,7 @@ static void step_write_failed(struct dd_run *run, size_t len, size_t written,
 	rest = (size_t)min_u64(rest, size > offset ? size - offset : 0);
 	tally_read(run, rest);
 	tally_write(run, written, len);
-	bb_perror_msg("error writing %s", quote_always(run->out.name));
+	report_write_error(run, false);
 }
 
 /*
