@@ -127,6 +127,14 @@ int map_set(uint64_t a, uint64_t b, int st)
 	return 0;
 }
 
+/* Block i, within [lo, hi), into *s and *e; true, for its callers. */
+static bool clip(size_t i, uint64_t lo, uint64_t hi, uint64_t *s, uint64_t *e)
+{
+	*s = start[i] > lo ? start[i] : lo;
+	*e = start[i + 1] < hi ? start[i + 1] : hi;
+	return true;
+}
+
 bool map_next(uint64_t pos, uint64_t limit, int st, uint64_t *s, uint64_t *e)
 {
 	size_t i;
@@ -134,11 +142,8 @@ bool map_next(uint64_t pos, uint64_t limit, int st, uint64_t *s, uint64_t *e)
 	if (pos >= limit || pos >= map_end())
 		return false;
 	for (i = find(pos); i < count && start[i] < limit; i++) {
-		if (status[i] != st)
-			continue;
-		*s = start[i] > pos ? start[i] : pos;
-		*e = start[i + 1] < limit ? start[i + 1] : limit;
-		return true;
+		if (status[i] == st)
+			return clip(i, pos, limit, s, e);
 	}
 	return false;
 }
@@ -152,11 +157,8 @@ bool map_prev(uint64_t pos, uint64_t floor, int st, uint64_t *s, uint64_t *e)
 	if (pos <= floor)
 		return false;
 	for (i = find(pos - 1) + 1; i-- > 0 && start[i + 1] > floor;) {
-		if (status[i] != st)
-			continue;
-		*s = start[i] > floor ? start[i] : floor;
-		*e = start[i + 1] < pos ? start[i + 1] : pos;
-		return true;
+		if (status[i] == st)
+			return clip(i, floor, pos, s, e);
 	}
 	return false;
 }
