@@ -79,6 +79,15 @@ static void progress(bool last)
 	line_open = tty && !last;
 }
 
+/* Before a message that ends the rescue: save, and end the progress
+ * line so that the message starts on its own. */
+static void save_ending_line(void)
+{
+	save();
+	if (line_open)
+		full_write_str(STDOUT_FILENO, "\n");
+}
+
 /* After each read: act on a signal, show progress, save now and then. */
 static void tick(void)
 {
@@ -87,9 +96,7 @@ static void tick(void)
 	if (rescue_stop_signal) {
 		int sig = rescue_stop_signal;
 
-		save();
-		if (line_open)
-			full_write_str(STDOUT_FILENO, "\n");
+		save_ending_line();
 		if (!r->quiet)
 			bb_error_msg("interrupted by signal %d", sig);
 		signal(sig, SIG_DFL);
@@ -110,9 +117,7 @@ BB_NORETURN static void die_saving(const char *what, const char *name)
 {
 	int e = errno;
 
-	save();
-	if (line_open)
-		full_write_str(STDOUT_FILENO, "\n");
+	save_ending_line();
 	bb_errno_msg_and_die(e, "%s %s", what, quote_always(name));
 }
 
