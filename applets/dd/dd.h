@@ -435,6 +435,10 @@ void finish_nocache(struct dd_run *run);
 void install_signal_handlers(void);
 /* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
 void process_signals(struct dd_run *run);
+/* After a call failed: true, once the signals are acted on, when it was
+ * interrupted (EINTR) and is to be made again.  Anything else (EAGAIN
+ * too) is the caller's to meet. */
+bool retry_after(struct dd_run *run);
 
 /* report.c */
 void report_start(struct dd_run *run);

@@ -6,6 +6,7 @@
  * SA_RESTART, so a read blocked on an idle pipe returns EINTR and the
  * summary comes at once.
  */
+#include <errno.h>
 #include <signal.h>
 #include <string.h>
 
@@ -53,6 +54,14 @@ void install_signal_handlers(void)
 	 * stands in for the SIGINFO Linux lacks). */
 	if (ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT"))
 		catch_signal(SIGUSR1, on_info_request, 0, true);
+}
+
+bool retry_after(struct dd_run *run)
+{
+	if (errno != EINTR)
+		return false;
+	process_signals(run);
+	return true;
 }
 
 void process_signals(struct dd_run *run)

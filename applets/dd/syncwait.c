@@ -52,10 +52,8 @@ int sync_with_progress(struct dd_run *run, int fd, bool data_only)
 					      (off_t)min_u64(len, end - at - len),
 					      SYNC_FILE_RANGE_WRITE);
 		if (sync_file_range(fd, (off_t)at, (off_t)len, flags) != 0) {
-			if (errno == EINTR) {
-				process_signals(run);
+			if (retry_after(run))
 				continue;
-			}
 			/* Not for this file (a pipe, some filesystems): the
 			 * sync alone. */
 			if (errno == ESPIPE || errno == EINVAL || errno == ENOSYS)

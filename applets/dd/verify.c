@@ -351,10 +351,8 @@ static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
 		const unsigned char *p = buf->data;
 		uint64_t got;
 
-		if (n < 0 && errno == EINTR) {
-			process_signals(run);
+		if (n < 0 && retry_after(run))
 			continue;
-		}
 		if (n <= 0) {
 			*at = read_pos;
 			if (n == 0)
@@ -483,10 +481,8 @@ static bool write_held_block(struct dd_run *run, uint64_t len)
 		ssize_t n = pwrite(fd, v->hold.data + done, (size_t)(len - done),
 				   (off_t)(v->start + done));
 
-		if (n < 0 && errno == EINTR) {
-			process_signals(run);
+		if (n < 0 && retry_after(run))
 			continue;
-		}
 		if (n <= 0) {
 			if (n == 0)
 				errno = ENOSPC;

@@ -36,17 +36,6 @@
  * lines and SIGUSR1 answers come within a fraction of a second. */
 enum { COALESCED_STEP = 64 << 20 };
 
-/* A step a signal interrupted is tried again, once the signal was acted
- * on (the progress line waits for the loop's top, as in GNU).  Anything
- * else (EAGAIN too) is the record loop's to meet. */
-static bool retry_after(struct dd_run *run)
-{
-	if (errno != EINTR)
-		return false;
-	process_signals(run);
-	return true;
-}
-
 /*
  * The most one step of a coalesced copy into a pipe should move: a
  * quarter of the pipe, so that its reader drains one part while dd
