@@ -9,29 +9,29 @@
 
 #include "libbb.h"
 
-uint64_t file_hole_length(int fd, uint64_t offset, uint64_t end)
+/* From offset to where lseek(whence) lands, within end; `otherwise`
+ * where it fails or does not move on. */
+static uint64_t length_to(int fd, uint64_t offset, uint64_t end, int whence,
+			  uint64_t otherwise)
 {
-	off_t data;
+	off_t to;
 
 	if (offset >= end)
 		return 0;
-	data = lseek(fd, (off_t)offset, SEEK_DATA);
-	if (data < 0)
-		/* ENXIO: no data after offset, a hole up to the end. */
-		return errno == ENXIO ? end - offset : 0;
-	if ((uint64_t)data <= offset)
-		return 0;
-	return min_u64((uint64_t)data, end) - offset;
+	to = lseek(fd, (off_t)offset, whence);
+	if (to < 0 && whence == SEEK_DATA && errno == ENXIO)
+		return end - offset;    /* no data after offset: a hole */
+	if (to <= (off_t)offset)
+		return otherwise;
+	return min_u64((uint64_t)to, end) - offset;
+}
+
+uint64_t file_hole_length(int fd, uint64_t offset, uint64_t end)
+{
+	return length_to(fd, offset, end, SEEK_DATA, 0);
 }
 
 uint64_t file_data_length(int fd, uint64_t offset, uint64_t end)
 {
-	off_t hole;
-
-	if (offset >= end)
-		return 0;
-	hole = lseek(fd, (off_t)offset, SEEK_HOLE);
-	if (hole <= (off_t)offset)
-		return end - offset;
-	return min_u64((uint64_t)hole, end) - offset;
+	return length_to(fd, offset, end, SEEK_HOLE, end - offset);
 }
