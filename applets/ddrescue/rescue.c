@@ -238,6 +238,15 @@ static bool is_bad(uint64_t pos)
 	return map_status_at(pos) == ST_BAD;
 }
 
+/* Read [a, b), a sector or less; false, with it marked bad, if it failed. */
+static bool read_or_mark_bad(uint64_t a, uint64_t b)
+{
+	if (read_block(a, b - a) == b - a)
+		return true;
+	set(a, b, ST_BAD);
+	return false;
+}
+
 static void trim(void)
 {
 	uint64_t pos = r->ipos, a, b;
@@ -249,8 +258,7 @@ static void trim(void)
 		if (!(a > 0 && is_bad(a - 1))) {
 			for (; a < b; a = s) {
 				s = sector_end(a, b);
-				if (read_block(a, s - a) != s - a) {
-					set(a, s, ST_BAD);
+				if (!read_or_mark_bad(a, s)) {
 					a = s;
 					break;
 				}
@@ -259,8 +267,7 @@ static void trim(void)
 		if (!is_bad(end)) {
 			for (; b > a; b = s) {
 				s = sector_start(a, b);
-				if (read_block(s, b - s) != b - s) {
-					set(s, b, ST_BAD);
+				if (!read_or_mark_bad(s, b)) {
 					b = s;
 					break;
 				}
@@ -274,20 +281,16 @@ static void trim(void)
  * even retry passes. */
 static void sector_pass(int st, bool backwards)
 {
-	uint64_t pos = backwards ? r->iend : r->ipos, a, b, s;
+	uint64_t pos = backwards ? r->iend : r->ipos, a, b;
 
 	while (backwards ? map_prev(pos, r->ipos, st, &a, &b)
 			 : map_next(pos, r->iend, st, &a, &b)) {
 		if (backwards) {
-			s = sector_start(a, b);
-			if (read_block(s, b - s) != b - s)
-				set(s, b, ST_BAD);
-			pos = s;
+			pos = sector_start(a, b);
+			read_or_mark_bad(pos, b);
 		} else {
-			s = sector_end(a, b);
-			if (read_block(a, s - a) != s - a)
-				set(a, s, ST_BAD);
-			pos = s;
+			pos = sector_end(a, b);
+			read_or_mark_bad(a, pos);
 		}
 	}
 }
