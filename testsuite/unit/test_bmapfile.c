@@ -12,6 +12,7 @@
 #include "libbb.h"
 #include "../../applets/dd/bmap.h"
 #include "unit.h"
+#include "sha_hex.h"
 
 static char doc[8192];
 
@@ -21,7 +22,7 @@ static const char *make_bmap(const char *text, enum bmap_checksum_type type)
 {
 	char *at;
 	size_t hexlen = type == BMAP_CHECKSUM_SHA1 ? 40 : 64;
-	unsigned char d[SHA256_DIGEST_SIZE];
+	char h1[2 * SHA1_DIGEST_SIZE + 1], h256[2 * SHA256_DIGEST_SIZE + 1];
 
 	snprintf(doc, sizeof(doc), "%s", text);
 	at = strstr(doc, "@SUM@");
@@ -29,25 +30,8 @@ static const char *make_bmap(const char *text, enum bmap_checksum_type type)
 		return doc;
 	memmove(at + hexlen, at + 5, strlen(at + 5) + 1);
 	memset(at, '0', hexlen);
-	if (type == BMAP_CHECKSUM_SHA1) {
-		struct sha1_ctx c;
-
-		sha1_init(&c);
-		sha1_update(&c, doc, strlen(doc));
-		sha1_final(&c, d);
-	} else {
-		struct sha256_ctx c;
-
-		sha256_init(&c);
-		sha256_update(&c, doc, strlen(doc));
-		sha256_final(&c, d);
-	}
-	for (size_t i = 0; i < hexlen / 2; i++) {
-		char two[3];
-
-		snprintf(two, sizeof(two), "%02x", d[i]);
-		memcpy(at + 2 * i, two, 2);
-	}
+	sha_hex(doc, strlen(doc), 0, h1, h256);
+	memcpy(at, type == BMAP_CHECKSUM_SHA1 ? h1 : h256, hexlen);
 	return doc;
 }
 
