@@ -389,6 +389,11 @@ pipe_size() {
 	esac
 }
 
+# rotate WORD...: the words with the first one moved last.  Both timing
+# loops start each round one later in their list of contenders, so that
+# nobody always runs right after the same neighbour.
+rotate() { rotate_first=$1; shift; echo "$* $rotate_first"; }
+
 # bench_case NAME IN OUT BS: all contenders, interleaved, plus the ceiling.
 bench_case() {
 	name=$1 in=$2 out=$3 bs=$4
@@ -478,9 +483,7 @@ bench_case() {
 				line="$line $who FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 			fi
 		done
-		set -- $order
-		first=$1; shift
-		order="$* $first"
+		order=$(rotate $order)
 		say "$line"
 		r=$((r + 1))
 	done
@@ -754,9 +757,7 @@ cross_path() {
 					line="$line $who bs=$bs FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 				fi
 			done
-			set -- $order
-			first=$1; shift
-			order="$* $first"
+			order=$(rotate $order)
 		done
 		say "$line done"
 		r=$((r + 1))
