@@ -44,6 +44,8 @@ struct job {
 	long long limit;	/* -1: until EOF */
 	size_t pipe_size;
 	const char *failed_call;	/* set with errno on failure */
+	void *buf;		/* rw: the read buffer; vmsplice: the zeros */
+	int pipe_rd, pipe_wr;	/* splice's own pipe, -1 when IN or OUT is one */
 };
 
 static int is_pipe(int fd)
@@ -60,7 +62,7 @@ static size_t next_size(const struct job *j, long long done)
 	return j->chunk;
 }
 
-static long long fail(struct job *j, const char *call)
+static int fail(struct job *j, const char *call)
 {
 	j->failed_call = call;
 	return -1;
@@ -79,26 +81,27 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
-static long long copy_rw(struct job *j)
+/*
+ * Each method is a set-up and a step: one call (or one read and its
+ * write) of at most want bytes, returning what it moved, 0 at EOF, or -1
+ * with errno and j->failed_call set.  The loop around the step is the
+ * same for all of them, so it is written once, in copy_loop; the
+ * indirect call it adds is nothing next to a system call.
+ */
+static int setup_rw(struct job *j)
 {
-	char *buf = malloc(j->chunk);
-	long long done = 0;
-	size_t want;
+	j->buf = malloc(j->chunk);
+	return j->buf ? 0 : fail(j, "malloc");
+}
 
-	if (!buf)
-		return fail(j, "malloc");
-	while ((want = next_size(j, done)) > 0) {
-		ssize_t n = read(j->in, buf, want);
-		if (n < 0)
-			return fail(j, "read");
-		if (n == 0)
-			break;
-		if (write_all(j->out, buf, (size_t)n))
-			return fail(j, "write");
-		done += n;
-	}
-	free(buf);
-	return done;
+static ssize_t step_rw(struct job *j, size_t want)
+{
+	ssize_t n = read(j->in, j->buf, want);
+	if (n < 0)
+		return fail(j, "read");
+	if (n > 0 && write_all(j->out, j->buf, (size_t)n))
+		return fail(j, "write");
+	return n;
 }
 
 /* Move len bytes already in a pipe on to out. */
@@ -113,80 +116,56 @@ static int drain_pipe(int pipe_rd, int out, size_t len)
 	return 0;
 }
 
-static long long copy_splice(struct job *j)
+/* splice(2) needs a pipe at one end: when neither IN nor OUT is one, a
+ * pipe of its own in between. */
+static int setup_splice(struct job *j)
 {
-	int p[2] = { -1, -1 };
-	int direct = is_pipe(j->in) || is_pipe(j->out);
-	long long done = 0;
-	size_t want;
+	int p[2];
 
-	if (!direct) {
-		if (pipe(p))
-			return fail(j, "pipe");
-		if (fcntl(p[1], F_SETPIPE_SZ, (int)j->pipe_size) < 0)
-			return fail(j, "F_SETPIPE_SZ");
-	}
-	while ((want = next_size(j, done)) > 0) {
-		ssize_t n;
-		if (direct) {
-			n = splice(j->in, NULL, j->out, NULL, want, SPLICE_F_MOVE);
-			if (n < 0)
-				return fail(j, "splice");
-		} else {
-			if (want > j->pipe_size)
-				want = j->pipe_size;
-			n = splice(j->in, NULL, p[1], NULL, want, SPLICE_F_MOVE);
-			if (n < 0)
-				return fail(j, "splice");
-			if (n > 0 && drain_pipe(p[0], j->out, (size_t)n))
-				return fail(j, "splice");
-		}
-		if (n == 0)
-			break;
-		done += n;
-	}
-	return done;
+	if (is_pipe(j->in) || is_pipe(j->out))
+		return 0;
+	if (pipe(p))
+		return fail(j, "pipe");
+	j->pipe_rd = p[0];
+	j->pipe_wr = p[1];
+	if (fcntl(p[1], F_SETPIPE_SZ, (int)j->pipe_size) < 0)
+		return fail(j, "F_SETPIPE_SZ");
+	return 0;
 }
 
-static long long copy_sendfile(struct job *j)
+static ssize_t step_splice(struct job *j, size_t want)
 {
-	long long done = 0;
-	size_t want;
+	ssize_t n;
 
-	while ((want = next_size(j, done)) > 0) {
-		ssize_t n = sendfile(j->out, j->in, NULL, want);
-		if (n < 0)
-			return fail(j, "sendfile");
-		if (n == 0)
-			break;
-		done += n;
+	if (j->pipe_wr < 0) {
+		n = splice(j->in, NULL, j->out, NULL, want, SPLICE_F_MOVE);
+		return n < 0 ? fail(j, "splice") : n;
 	}
-	return done;
+	if (want > j->pipe_size)
+		want = j->pipe_size;
+	n = splice(j->in, NULL, j->pipe_wr, NULL, want, SPLICE_F_MOVE);
+	/* Either half failing is the one call splice failing. */
+	if (n < 0 || (n > 0 && drain_pipe(j->pipe_rd, j->out, (size_t)n)))
+		return fail(j, "splice");
+	return n;
 }
 
-static long long copy_cfr(struct job *j)
+static ssize_t step_sendfile(struct job *j, size_t want)
 {
-	long long done = 0;
-	size_t want;
+	ssize_t n = sendfile(j->out, j->in, NULL, want);
+	return n < 0 ? fail(j, "sendfile") : n;
+}
 
-	while ((want = next_size(j, done)) > 0) {
-		ssize_t n = copy_file_range(j->in, NULL, j->out, NULL, want, 0);
-		if (n < 0)
-			return fail(j, "copy_file_range");
-		if (n == 0)
-			break;
-		done += n;
-	}
-	return done;
+static ssize_t step_cfr(struct job *j, size_t want)
+{
+	ssize_t n = copy_file_range(j->in, NULL, j->out, NULL, want, 0);
+	return n < 0 ? fail(j, "copy_file_range") : n;
 }
 
 /* Zeros into a pipe with no read: the fastest /dev/zero can go. */
-static long long copy_vmsplice(struct job *j)
+static int setup_vmsplice(struct job *j)
 {
 	struct stat st;
-	long long done = 0;
-	size_t want;
-	void *zeros;
 
 	if (fstat(j->in, &st) || !S_ISCHR(st.st_mode) || j->limit < 0
 	    || !is_pipe(j->out)) {
@@ -194,15 +173,45 @@ static long long copy_vmsplice(struct job *j)
 		return fail(j, "vmsplice");
 	}
 	/* Real zero pages: the shared zero page is slow to vmsplice. */
-	zeros = mmap(NULL, j->chunk, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (zeros == MAP_FAILED)
-		return fail(j, "mmap");
+	j->buf = mmap(NULL, j->chunk, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return j->buf == MAP_FAILED ? fail(j, "mmap") : 0;
+}
+
+/* A pipe that takes nothing is a failure too: IN never ends. */
+static ssize_t step_vmsplice(struct job *j, size_t want)
+{
+	struct iovec iov = { j->buf, want };
+	ssize_t n = vmsplice(j->out, &iov, 1, 0);
+	return n <= 0 ? fail(j, "vmsplice") : n;
+}
+
+static const struct method {
+	const char *name;
+	int (*setup)(struct job *);	/* NULL: none */
+	ssize_t (*step)(struct job *, size_t);
+} methods[] = {
+	{ "rw", setup_rw, step_rw },
+	{ "splice", setup_splice, step_splice },
+	{ "sendfile", NULL, step_sendfile },
+	{ "cfr", NULL, step_cfr },
+	{ "vmsplice", setup_vmsplice, step_vmsplice },
+};
+
+/* The set-up and the loop: bytes moved, or -1. */
+static long long copy_loop(struct job *j, const struct method *m)
+{
+	long long done = 0;
+	size_t want;
+
+	if (m->setup && m->setup(j))
+		return -1;
 	while ((want = next_size(j, done)) > 0) {
-		struct iovec iov = { zeros, want };
-		ssize_t n = vmsplice(j->out, &iov, 1, 0);
-		if (n <= 0)
-			return fail(j, "vmsplice");
+		ssize_t n = m->step(j, want);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
 		done += n;
 	}
 	return done;
@@ -250,7 +259,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	struct job j = { -1, -1, 1 << 20, -1, 0, NULL };
+	struct job j = { -1, -1, 1 << 20, -1, 0, NULL, NULL, -1, -1 };
 	int in_place = 0, c;
 	long long v;
 
@@ -274,18 +283,11 @@ int main(int argc, char **argv)
 		j.pipe_size = j.chunk < 65536 ? 65536 : j.chunk;
 
 	const char *method = argv[optind];
-	long long (*copy)(struct job *);
-	if (!strcmp(method, "rw"))
-		copy = copy_rw;
-	else if (!strcmp(method, "splice"))
-		copy = copy_splice;
-	else if (!strcmp(method, "sendfile"))
-		copy = copy_sendfile;
-	else if (!strcmp(method, "cfr"))
-		copy = copy_cfr;
-	else if (!strcmp(method, "vmsplice"))
-		copy = copy_vmsplice;
-	else
+	const struct method *m = NULL;
+	for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+		if (!strcmp(method, methods[i].name))
+			m = &methods[i];
+	if (!m)
 		usage();
 
 	j.in = open(argv[optind + 1], O_RDONLY);
@@ -298,7 +300,7 @@ int main(int argc, char **argv)
 	}
 
 	double t0 = now();
-	long long done = copy(&j);
+	long long done = copy_loop(&j, m);
 	double secs = now() - t0;
 
 	if (done < 0) {

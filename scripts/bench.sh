@@ -308,24 +308,24 @@ label() {
 	esac
 }
 
+# calc PROGRAM NAME=VALUE...: the awk BEGIN PROGRAM with those variables,
+# or "-" when a value is empty (a median of no runs, a missing contender):
+# the one place the numbers below turn a gap into "-".
+# The values are numbers, so a word list holds them.
+calc() {
+	calc_prog=$1 calc_vars=''; shift
+	for calc_v in "$@"; do
+		[ -n "${calc_v#*=}" ] || { echo -; return 0; }
+		calc_vars="$calc_vars -v $calc_v"
+	done
+	awk $calc_vars "BEGIN { $calc_prog }"
+}
 # fmt X [DIGITS]: number, or "-" when empty
-fmt() { [ -n "$1" ] && awk -v x="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f\n", d, x }' || echo -; }
+fmt() { calc 'printf "%.*f\n", d, x' x="$1" d="${2:-2}" || echo -; }
 # ratio A B: A / B, or "-"
-ratio() {
-	if [ -n "$1" ] && [ -n "$2" ]; then
-		awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f\n", a / b; else print "-" }'
-	else
-		echo -
-	fi
-}
+ratio() { calc 'if (b > 0) printf "%.2f\n", a / b; else print "-"' a="$1" b="$2"; }
 # gbps BYTES SECONDS: GB/s, or "-"
-gbps() {
-	if [ -n "$2" ]; then
-		awk -v b="$1" -v t="$2" 'BEGIN { printf "%.4f\n", b / t / 1e9 }'
-	else
-		echo -
-	fi
-}
+gbps() { calc 'printf "%.4f\n", b / t / 1e9' b="$1" t="$2"; }
 
 # run_ceiling BS OPTS IN OUT: one run of each of bench-ceiling's methods,
 # each timed by the helper as dd is (fork to exit), with the same producer
@@ -388,6 +388,11 @@ pipe_size() {
 	*) echo "$BENCH_PIPE_SZ" ;;
 	esac
 }
+
+# rotate WORD...: the words with the first one moved last.  Both timing
+# loops start each round one later in their list of contenders, so that
+# nobody always runs right after the same neighbour.
+rotate() { rotate_first=$1; shift; echo "$* $rotate_first"; }
 
 # bench_case NAME IN OUT BS: all contenders, interleaved, plus the ceiling.
 bench_case() {
@@ -478,9 +483,7 @@ bench_case() {
 				line="$line $who FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 			fi
 		done
-		set -- $order
-		first=$1; shift
-		order="$* $first"
+		order=$(rotate $order)
 		say "$line"
 		r=$((r + 1))
 	done
@@ -754,9 +757,7 @@ cross_path() {
 					line="$line $who bs=$bs FAILED(${3:-?}: $(tail -n 1 "$T/err"))"
 				fi
 			done
-			set -- $order
-			first=$1; shift
-			order="$* $first"
+			order=$(rotate $order)
 		done
 		say "$line done"
 		r=$((r + 1))
@@ -787,7 +788,7 @@ cross_path() {
 }
 
 cross_gbps() { g=$(gbps "$CROSS_SIZE" "$1"); if [ "$g" = - ]; then echo -; else fmt "$g"; fi; }
-msec() { if [ -n "$1" ]; then awk -v s="$1" 'BEGIN { printf "%.0f\n", s * 1000 }'; else echo -; fi; }
+msec() { calc 'printf "%.0f\n", s * 1000' s="$1"; }
 
 # next_pick PICK BS ZEROCOPY RECORDLOOP: the smallest bs from which zero-copy
 # costs no more than the record loop, at this bs and every larger one, as

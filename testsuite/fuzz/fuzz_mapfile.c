@@ -27,10 +27,25 @@ static int parse(const char *text, size_t n, size_t split, struct mapfile_parser
 	return mapfile_parse_end(p);
 }
 
+struct block {
+	uint64_t pos, len;
+	int st;
+};
+
+/* The block list as it stands: its blocks into b, their count back. */
+static size_t snapshot(struct block b[FUZZ_BLOCKS])
+{
+	size_t n = map_count();
+
+	FUZZ_CHECK(n <= FUZZ_BLOCKS);   /* map_init bounds it: b holds it */
+	for (size_t i = 0; i < n; i++)
+		map_block(i, &b[i].pos, &b[i].len, &b[i].st);
+	return n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static uint64_t first_pos[FUZZ_BLOCKS];
-	static int first_st[FUZZ_BLOCKS];
+	static struct block first[FUZZ_BLOCKS], again[FUZZ_BLOCKS];
 	struct mapfile_parser a, b;
 	size_t split, i, n;
 	uint64_t end = 0;
@@ -44,21 +59,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (split > size)
 		split = size;
 	ra = parse((const char *)data, size, split, &a);
-	n = map_count();
-	for (i = 0; i < n; i++) {
-		uint64_t pos, len;
-		int st;
-
-		map_block(i, &pos, &len, &st);
-		first_pos[i] = pos;
-		first_st[i] = st;
-		if (ra == 0) {
-			FUZZ_CHECK(pos == end);
-			FUZZ_CHECK(len > 0);
-			FUZZ_CHECK(strchr("?*/-+", st) != NULL);
-			FUZZ_CHECK(i == 0 || st != first_st[i - 1]);
-			end = pos + len;
-		}
+	n = snapshot(first);
+	for (i = 0; ra == 0 && i < n; i++) {
+		FUZZ_CHECK(first[i].pos == end);
+		FUZZ_CHECK(first[i].len > 0);
+		FUZZ_CHECK(strchr("?*/-+", first[i].st) != NULL);
+		FUZZ_CHECK(i == 0 || first[i].st != first[i - 1].st);
+		end = first[i].pos + first[i].len;
 	}
 	if (ra == 0)
 		FUZZ_CHECK(end == map_end());
@@ -67,13 +74,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rb = parse((const char *)data, size, size, &b);
 	FUZZ_CHECK(ra == rb);
 	FUZZ_CHECK(a.lineno == b.lineno);
-	FUZZ_CHECK(map_count() == n);
-	for (i = 0; i < n; i++) {
-		uint64_t pos, len;
-		int st;
-
-		map_block(i, &pos, &len, &st);
-		FUZZ_CHECK(pos == first_pos[i] && st == first_st[i]);
-	}
+	FUZZ_CHECK(snapshot(again) == n);
+	for (i = 0; i < n; i++)
+		FUZZ_CHECK(again[i].pos == first[i].pos && again[i].st == first[i].st);
 	return 0;
 }

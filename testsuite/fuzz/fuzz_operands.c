@@ -66,6 +66,15 @@ static bool product(uint64_t records, uint64_t block, uint64_t bytes,
 	return true;
 }
 
+/* An end that is a pipe of the default 64 KiB, opened with flags. */
+static void pipe_end(struct io_end *e, int flags)
+{
+	memset(e, 0, sizeof(*e));
+	e->st.st_mode = S_IFIFO | 0600;
+	e->pipe_capacity = 65536;
+	e->status_flags = flags;
+}
+
 static void check_plan(const struct dd_options *o, uint64_t file_size)
 {
 	struct dd_run run;
@@ -124,10 +133,7 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 	FUZZ_CHECK(!run.plan.two_buffers || run.plan.obuf_size <= o->obs);
 
 	/* The mover: zero-copy only for plain copies. */
-	memset(&out, 0, sizeof(out));
-	out.st.st_mode = S_IFIFO | 0600;
-	out.pipe_capacity = 65536;
-	out.status_flags = O_WRONLY;
+	pipe_end(&out, O_WRONLY);
 	run.in.status_flags = O_RDONLY;
 	plan_output(&run.plan, o, &run.in, &out);
 	if (run.plan.mover != MOVER_RECORDS) {
@@ -145,10 +151,7 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 	 * that look at no single read or write; at most 64 KiB, and into a
 	 * pipe writes of at most PIPE_BUF (or one record). */
 	piped = run.plan;
-	memset(&pipe_in, 0, sizeof(pipe_in));
-	pipe_in.st.st_mode = S_IFIFO | 0600;
-	pipe_in.pipe_capacity = 65536;
-	pipe_in.status_flags = O_RDONLY;
+	pipe_end(&pipe_in, O_RDONLY);
 	plan_output(&piped, o, &pipe_in, &out);
 	if (piped.batch_size) {
 		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY && piped.mover == MOVER_RECORDS);

@@ -12,6 +12,7 @@
 #include "libbb.h"
 #include "../../applets/dd/bmap.h"
 #include "unit.h"
+#include "sha_hex.h"
 
 static char doc[8192];
 
@@ -21,7 +22,7 @@ static const char *make_bmap(const char *text, enum bmap_checksum_type type)
 {
 	char *at;
 	size_t hexlen = type == BMAP_CHECKSUM_SHA1 ? 40 : 64;
-	unsigned char d[SHA256_DIGEST_SIZE];
+	char h1[2 * SHA1_DIGEST_SIZE + 1], h256[2 * SHA256_DIGEST_SIZE + 1];
 
 	snprintf(doc, sizeof(doc), "%s", text);
 	at = strstr(doc, "@SUM@");
@@ -29,25 +30,8 @@ static const char *make_bmap(const char *text, enum bmap_checksum_type type)
 		return doc;
 	memmove(at + hexlen, at + 5, strlen(at + 5) + 1);
 	memset(at, '0', hexlen);
-	if (type == BMAP_CHECKSUM_SHA1) {
-		struct sha1_ctx c;
-
-		sha1_init(&c);
-		sha1_update(&c, doc, strlen(doc));
-		sha1_final(&c, d);
-	} else {
-		struct sha256_ctx c;
-
-		sha256_init(&c);
-		sha256_update(&c, doc, strlen(doc));
-		sha256_final(&c, d);
-	}
-	for (size_t i = 0; i < hexlen / 2; i++) {
-		char two[3];
-
-		snprintf(two, sizeof(two), "%02x", d[i]);
-		memcpy(at + 2 * i, two, 2);
-	}
+	sha_hex(doc, strlen(doc), 0, h1, h256);
+	memcpy(at, type == BMAP_CHECKSUM_SHA1 ? h1 : h256, hexlen);
 	return doc;
 }
 
@@ -161,6 +145,38 @@ static const char *variant(const char *from, const char *to)
 	return make_bmap(text, BMAP_CHECKSUM_SHA256);
 }
 
+/* good20 broken in one place (variant's from, to) and a word of the
+ * error it must give. */
+static const struct broken {
+	const char *name, *from, *to, *want;
+} broken[] = {
+	{ "version 3", "\"2.0\"", "\"3.0\"", "above 2.x" },
+	{ "no version", " version=\"2.0\"", "", "no version" },
+	{ "bad version", "\"2.0\"", "\"two\"", "MAJOR.MINOR" },
+	{ "descending", "> 3 - 5 <", "> 0 <", "ascending" },
+	{ "overlapping", ">9<", ">5<", "ascending" },
+	{ "past the end", ">9<", ">10<", "past the image" },
+	{ "backwards", "> 3 - 5 <", "> 5 - 3 <", "ends before" },
+	{ "mapped count", "> 5 </Mapped", "> 6 </Mapped", "MappedBlocksCount" },
+	{ "blocks count", "> 10 </Blocks", "> 11 </Blocks",
+	  "BlocksCount does not match" },
+	{ "block size 0", "> 4096 <", "> 0 <", "BlockSize is 0" },
+	{ "not a number", "> 40000 <", "> 4e4 <", "decimal" },
+	{ "too big", "> 40000 <", "> 99999999999999999999 <", "decimal" },
+	{ "duplicate", "  <BlockMap>", "<BlockSize>1</BlockSize><BlockMap>", "twice" },
+	{ "header after BlockMap", "  <ChecksumType> sha256 </ChecksumType>\n", "",
+	  "header is complete" },
+	{ "checksum type", "> sha256 <", "> md5 <", "neither" },
+	{ "range checksum", "'" SUM64 "'", "'abc'", "range checksum" },
+	{ "range text", "> 1 <", "> 1-2-3 <", "FIRST" },
+	{ "mismatched end tag", "</BlockMap>", "</BlockMop>", "does not match" },
+	{ "doctype", "<bmap", "<!DOCTYPE x><bmap", "DOCTYPE" },
+	{ "another root", "<bmap version", "<map version", "no <bmap>" },
+	{ "text outside", "</bmap>\n", "</bmap>\ntrailing", "outside" },
+	{ "element in a value", "> 4096 <", "> <b/>4096 <", "inside a value" },
+	{ "nested deep", "  <BlockMap>", "<a><b><c><d><e><f><g><h>", "nested" },
+};
+
 int main(void)
 {
 	struct result r, whole;
@@ -253,35 +269,10 @@ int main(void)
 	unit_end();
 
 	unit_begin("bmap: inconsistent headers and ranges are refused");
-	expect_error("version 3", variant("\"2.0\"", "\"3.0\""), "above 2.x");
-	expect_error("no version", variant(" version=\"2.0\"", ""), "no version");
-	expect_error("bad version", variant("\"2.0\"", "\"two\""), "MAJOR.MINOR");
-	expect_error("descending", variant("> 3 - 5 <", "> 0 <"), "ascending");
-	expect_error("overlapping", variant(">9<", ">5<"), "ascending");
-	expect_error("past the end", variant(">9<", ">10<"), "past the image");
-	expect_error("backwards", variant("> 3 - 5 <", "> 5 - 3 <"), "ends before");
-	expect_error("mapped count", variant("> 5 </Mapped", "> 6 </Mapped"),
-		     "MappedBlocksCount");
-	expect_error("blocks count", variant("> 10 </Blocks", "> 11 </Blocks"),
-		     "BlocksCount does not match");
-	expect_error("block size 0", variant("> 4096 <", "> 0 <"), "BlockSize is 0");
-	expect_error("not a number", variant("> 40000 <", "> 4e4 <"), "decimal");
-	expect_error("too big", variant("> 40000 <", "> 99999999999999999999 <"), "decimal");
-	expect_error("duplicate", variant("  <BlockMap>", "<BlockSize>1</BlockSize><BlockMap>"),
-		     "twice");
-	expect_error("header after BlockMap",
-		     variant("  <ChecksumType> sha256 </ChecksumType>\n", ""),
-		     "header is complete");
-	expect_error("checksum type", variant("> sha256 <", "> md5 <"), "neither");
-	expect_error("range checksum", variant("'" SUM64 "'", "'abc'"), "range checksum");
-	expect_error("range text", variant("> 1 <", "> 1-2-3 <"), "FIRST");
-	expect_error("mismatched end tag", variant("</BlockMap>", "</BlockMop>"), "does not match");
-	expect_error("doctype", variant("<bmap", "<!DOCTYPE x><bmap"), "DOCTYPE");
-	expect_error("another root", variant("<bmap version", "<map version"), "no <bmap>");
-	expect_error("text outside", variant("</bmap>\n", "</bmap>\ntrailing"), "outside");
-	expect_error("element in a value", variant("> 4096 <", "> <b/>4096 <"), "inside a value");
-	expect_error("nested deep",
-		     variant("  <BlockMap>", "<a><b><c><d><e><f><g><h>"), "nested");
+	for (size_t i = 0; i < ARRAY_SIZE(broken); i++)
+		expect_error(broken[i].name,
+			     variant(broken[i].from, broken[i].to),
+			     broken[i].want);
 	expect_error("garbage", "\x7f" "ELF\x02\x01\x01", NULL);
 	expect_error("empty", "", "ends too soon");
 	unit_end();

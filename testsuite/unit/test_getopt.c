@@ -5,11 +5,9 @@
  * the host's tools; here also a rule no applet's table can show (two
  * names with the same meaning are not ambiguous) and the error exits.
  */
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "libbb.h"
 #include "unit.h"
+#include "unit_child.h"
 
 /* "--qu" means the same either way; "--ver" is ambiguous. */
 static const char longopts[] =
@@ -103,40 +101,18 @@ static void test_double_dash(void)
 	unit_end();
 }
 
-/* Run parse in a child; return its exit status, with its stderr in
- * err. */
-static int parse_in_child(const char *const *words, char *err, size_t size)
+/* parse, for unit_run_child: an error message there exits. */
+static void parse_child(const void *words)
 {
-	int fds[2], status;
-	ssize_t n;
-	size_t got = 0;
-	pid_t pid;
-
-	if (pipe(fds) != 0)
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fds[1], 2);
-		close(fds[0]);
-		close(fds[1]);
-		parse(words);
-		_exit(0);
-	}
-	close(fds[1]);
-	while (got + 1 < size && (n = read(fds[0], err + got, size - got - 1)) > 0)
-		got += (size_t)n;
-	err[got] = '\0';
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	parse(words);
 }
 
 #define FAILS(want, ...) \
 	do { \
 		char err_[512]; \
-		CHECK(parse_in_child((const char *const[]){ __VA_ARGS__, NULL }, \
-				     err_, sizeof(err_)) == 1); \
+		CHECK(unit_run_child(parse_child, \
+				     (const char *const[]){ __VA_ARGS__, NULL }, \
+				     err_, sizeof(err_), NULL) == 1); \
 		CHECK_STR(err_, want "\nTry 'zerobox --help' for more information.\n"); \
 	} while (0)
 

@@ -29,6 +29,21 @@ static void sleep_ms(long ms)
 		continue;
 }
 
+/* A pipe for a child to use; a failure fails the group, as any check. */
+static void open_pipe(int p[2])
+{
+	if (pipe(p) != 0)
+		unit_fail("pipe");
+}
+
+/* fork, with stdout flushed first so that the child cannot print the
+ * parent's buffered lines a second time. */
+static pid_t fork_flushed(void)
+{
+	fflush(stdout);
+	return fork();
+}
+
 /* full_write of 4 MiB through a pipe to a child reading small pieces. */
 static void test_full_write_pipe(void)
 {
@@ -40,10 +55,8 @@ static void test_full_write_pipe(void)
 	unit_begin("full_write to a pipe");
 	for (i = 0; i < BIG; i++)
 		buf[i] = pattern(i);
-	if (pipe(p) != 0)
-		unit_fail("pipe");
-	fflush(stdout);
-	pid = fork();
+	open_pipe(p);
+	pid = fork_flushed();
 	if (pid == 0) {
 		unsigned char piece[1000];
 		size_t got = 0;
@@ -77,8 +90,7 @@ static void test_full_write_errors(void)
 	unit_begin("full_write partial progress and errors");
 	/* A non-blocking pipe nobody reads: it takes what fits, then
 	 * EAGAIN; full_write reports the bytes written and the error. */
-	if (pipe(p) != 0)
-		unit_fail("pipe");
+	open_pipe(p);
 	fcntl(p[1], F_SETFL, O_NONBLOCK);
 	errno = 0;
 	n = full_write(p[1], buf, 256 << 10);
@@ -117,10 +129,8 @@ static void test_full_read(void)
 
 	unit_begin("full_read");
 	/* A writer that dribbles 2500 bytes in pieces, then closes. */
-	if (pipe(p) != 0)
-		unit_fail("pipe");
-	fflush(stdout);
-	pid = fork();
+	open_pipe(p);
+	pid = fork_flushed();
 	if (pid == 0) {
 		unsigned char piece[100];
 		close(p[0]);
@@ -146,8 +156,7 @@ static void test_full_read(void)
 	waitpid(pid, &status, 0);
 
 	/* An error after some bytes: those bytes now, the error next. */
-	if (pipe(p) != 0)
-		unit_fail("pipe");
+	open_pipe(p);
 	fcntl(p[0], F_SETFL, O_NONBLOCK);
 	CHECK(write(p[1], "0123456789", 10) == 10);
 	errno = 0;
@@ -184,10 +193,8 @@ static void test_eintr(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;       /* no SA_RESTART */
 	sigaction(SIGALRM, &sa, NULL);
-	if (pipe(p) != 0)
-		unit_fail("pipe");
-	fflush(stdout);
-	pid = fork();
+	open_pipe(p);
+	pid = fork_flushed();
 	if (pid == 0) {
 		sleep_ms(150);
 		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
@@ -202,8 +209,7 @@ static void test_eintr(void)
 		continue;
 	fcntl(p[1], F_SETFL, 0);
 	waitpid(pid, &status, 0);
-	fflush(stdout);
-	pid = fork();
+	pid = fork_flushed();
 	if (pid == 0) {
 		char sink[65536];
 		close(p[1]);

@@ -116,6 +116,16 @@ static void expect_one(struct capture *c, int fd, const char *want,
 	capture_free(c);
 }
 
+/* run, then expect_one: the check most messages need. */
+static void expect_run(void (*fn)(void *), void *arg, int fd, const char *want,
+		       int status)
+{
+	struct capture c;
+
+	run(fn, arg, &c);
+	expect_one(&c, fd, want, status);
+}
+
 /* ---- the children ---------------------------------------------------- */
 
 static void do_error_msg(void *arg)
@@ -254,24 +264,18 @@ static void do_big_no_memory(void *arg)
 
 static void test_basic(void)
 {
-	struct capture c;
 	int e;
 
 	unit_begin("messages: text, prefix, strerror, one write");
-	run(do_error_msg, NULL, &c);
-	expect_one(&c, 2, "zerobox: hello world, -7\n", 0);
-	run(do_error_msg_dd, NULL, &c);
-	expect_one(&c, 2, "dd: x\n", 0);
-	run(do_perror, NULL, &c);
-	expect_one(&c, 2,
+	expect_run(do_error_msg, NULL, 2, "zerobox: hello world, -7\n", 0);
+	expect_run(do_error_msg_dd, NULL, 2, "dd: x\n", 0);
+	expect_run(do_perror, NULL, 2,
 		   "dd: failed to open 'x': No such file or directory\n", 0);
 	e = EOVERFLOW;
-	run(do_errno, &e, &c);
-	expect_one(&c, 2, "dd: invalid number: '1Z': "
+	expect_run(do_errno, &e, 2, "dd: invalid number: '1Z': "
 		   "Value too large for defined data type\n", 0);
 	e = 0;
-	run(do_errno, &e, &c);
-	expect_one(&c, 2, "dd: invalid number: '1Z'\n", 0);
+	expect_run(do_errno, &e, 2, "dd: invalid number: '1Z'\n", 0);
 	unit_end();
 }
 
@@ -292,15 +296,12 @@ static void test_open_line(void)
 
 static void test_die(void)
 {
-	struct capture c;
-
 	unit_begin("messages: _and_die and exit status");
-	run(do_die, NULL, &c);
-	expect_one(&c, 2, "dd: cannot combine block and unblock\n", 1);
-	run(do_die_retval, NULL, &c);
-	expect_one(&c, 2, "dd: error reading 'f': Input/output error\n", 3);
-	run(do_errno_die, NULL, &c);
-	expect_one(&c, 2, "dd: writing: No space left on device\n", 1);
+	expect_run(do_die, NULL, 2, "dd: cannot combine block and unblock\n", 1);
+	expect_run(do_die_retval, NULL, 2,
+		   "dd: error reading 'f': Input/output error\n", 3);
+	expect_run(do_errno_die, NULL, 2,
+		   "dd: writing: No space left on device\n", 1);
 	unit_end();
 }
 
@@ -318,10 +319,9 @@ static void test_usage(void)
 	if (c.status != 1)
 		unit_fail("usage exit status %d", c.status);
 	capture_free(&c);
-	run(do_print_usage, "Usage: dd [OPERAND]...\n  or:  dd OPTION\n", &c);
-	expect_one(&c, 1, "Usage: dd [OPERAND]...\n  or:  dd OPTION\n", 0);
-	run(do_print_usage, "Usage: dd", &c);
-	expect_one(&c, 1, "Usage: dd\n", 0);
+	expect_run(do_print_usage, "Usage: dd [OPERAND]...\n  or:  dd OPTION\n",
+		   1, "Usage: dd [OPERAND]...\n  or:  dd OPTION\n", 0);
+	expect_run(do_print_usage, "Usage: dd", 1, "Usage: dd\n", 0);
 	unit_end();
 }
 

@@ -5,11 +5,11 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "libbb.h"
 #include "unit.h"
+#include "unit_child.h"
 
 #define OK PARSE_SIZE_OK
 #define INV PARSE_SIZE_INVALID
@@ -289,39 +289,37 @@ static void test_zero_x_count(void)
 	unit_end();
 }
 
-/* Run xparse_size in a child; collect stderr and the exit status. */
+struct xparse_args {
+	const char *str;
+	uint64_t min, max;
+};
+
+/* xparse_size, for unit_run_child: the value follows the messages on
+ * the same pipe (stdout made stderr). */
+static void xparse_child(const void *arg)
+{
+	const struct xparse_args *a = arg;
+	uint64_t v;
+
+	dup2(2, 1);
+	v = xparse_size(a->str, dd_size_suffixes, a->min, a->max);
+	full_write(1, &v, sizeof(v));
+}
+
+/* Run xparse_size in a child; collect stderr and the exit status, and
+ * on success the value. */
 static int run_xparse(const char *str, uint64_t min, uint64_t max,
 		      char *err, size_t errsize, uint64_t *value)
 {
-	int fds[2], status;
-	ssize_t n, total = 0;
-	pid_t pid;
+	struct xparse_args a = { str, min, max };
+	size_t total = 0;
+	int rc = unit_run_child(xparse_child, &a, err, errsize, &total);
 
-	if (pipe(fds) != 0)
-		return -1;
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		uint64_t v;
-		close(fds[0]);
-		dup2(fds[1], 1);
-		dup2(fds[1], 2);
-		v = xparse_size(str, dd_size_suffixes, min, max);
-		full_write(1, &v, sizeof(v));
-		_exit(0);
-	}
-	close(fds[1]);
-	while ((n = read(fds[0], err + total, errsize - 1 - (size_t)total)) > 0)
-		total += n;
-	close(fds[0]);
-	waitpid(pid, &status, 0);
-	err[total] = '\0';
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	    total >= (ssize_t)sizeof(*value)) {
+	if (rc == 0 && total >= sizeof(*value)) {
 		memcpy(value, err + total - sizeof(*value), sizeof(*value));
 		err[total - sizeof(*value)] = '\0';
 	}
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return rc;
 }
 
 static void test_xparse_size(void)
