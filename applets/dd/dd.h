@@ -297,6 +297,10 @@ void verify_report(struct dd_run *run);
 /* syncwait.c: a sync with the progress line kept up while it runs
  * (status=progress).  Returns 0, or -1 with errno, as fsync does. */
 int sync_with_progress(struct dd_run *run, int fd, bool data_only);
+/* Its first half: with status=progress, write out what the page cache
+ * holds of the output, the line kept up; otherwise nothing.  Returns 0,
+ * or -1 with errno; a file that can't do it (a pipe) returns 0. */
+int write_out_with_progress(struct dd_run *run, int fd);
 
 /* buffers.c */
 void map_buffers(struct dd_run *run);

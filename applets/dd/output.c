@@ -201,6 +201,14 @@ bool sync_output(struct dd_run *run)
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
 
+	/* A block device's last close, and nocache's last window, wait for
+	 * what the page cache holds, which takes long on a slow card: with
+	 * status=progress that is written out here, the line kept up.  Its
+	 * errors stay where GNU meets them (nowhere, for the close). */
+	if (!output_syncs_at_end(run) && (S_ISBLK(run->out.st.st_mode)
+	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
+		(void)write_out_with_progress(run, run->out.fd);
+
 	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",

@@ -33,14 +33,14 @@ static int sync_here(int fd, bool data_only)
 	return r;
 }
 
-int sync_with_progress(struct dd_run *run, int fd, bool data_only)
+int write_out_with_progress(struct dd_run *run, int fd)
 {
 	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
 		| SYNC_FILE_RANGE_WAIT_AFTER;
 	uint64_t end = run->tally.out_offset, at = 0, step = STEP_MIN;
 
 	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS)
-		return sync_here(fd, data_only);
+		return 0;
 	while (at < end) {
 		uint64_t began = monotonic_ns(), took;
 		uint64_t len = min_u64(step, end - at);
@@ -69,5 +69,12 @@ int sync_with_progress(struct dd_run *run, int fd, bool data_only)
 		process_signals(run);
 		maybe_print_sync_progress(run, end - at);
 	}
+	return 0;
+}
+
+int sync_with_progress(struct dd_run *run, int fd, bool data_only)
+{
+	if (write_out_with_progress(run, fd) != 0)
+		return -1;
 	return sync_here(fd, data_only);
 }

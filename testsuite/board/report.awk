@@ -66,7 +66,7 @@ function worse_target(mem, what, value) {
 }
 
 function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
-		ideal, exitst, ok, key, n) {
+		ideal, exitst, ok, key, n, quiet) {
 	if (run_name == "")
 		return
 	peak = 0; minavail = -1; canary = 0
@@ -87,6 +87,12 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 	if (last_verifying >= 0)
 		last_progress = last_verifying
 	silent = last_progress < 0 ? "n/a" : (xt - last_progress) / 1000
+	# The longest the line stood still, from the first line to exit:
+	# between two lines (the verify lines count too), or the silent end.
+	quiet = silent
+	for (i = 2; i <= nl; i++)
+		if (lt[i] <= last_progress && (lt[i] - lt[i - 1]) / 1000 > quiet)
+			quiet = (lt[i] - lt[i - 1]) / 1000
 	wall = xt / 1000
 	ideal = image_mib * 1048576 / (run_kind == "write" ? rate : read_rate)
 	exitst = dd_exit != "" ? dd_exit : xstatus
@@ -122,6 +128,7 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 	cell[key, "wall", n] = wall
 	cell[key, "ratio", n] = wall / ideal
 	cell[key, "silent", n] = silent
+	cell[key, "quiet", n] = quiet
 	cell[key, "gap", n] = gap
 	cell[key, "peak", n] = peak / 1024
 	cell[key, "minavail", n] = minavail / 1024
@@ -146,6 +153,10 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 	}
 	if (run_scenario ~ /1G$/)
 		worse_target(run_mem, run_scenario, exitst == 0 && ok == "ok" ? 0 : 1)
+	# Issue 23: in every scenario with status=progress, no line stands
+	# still for more than a second, the end included.
+	if (run_kind == "write")
+		worse_target(run_mem, "quiet", quiet == "n/a" ? 1e9 : quiet)
 }
 
 function print_targets(mem,    out, s, big, name) {
@@ -160,6 +171,10 @@ function print_targets(mem,    out, s, big, name) {
 			target("wall time", worst[mem, "ratio off"] <= 0.1, \
 				sprintf("%.2f x image size / throttle (worst %.2f off), within 10%%", \
 					worst[mem, "ratio"], worst[mem, "ratio off"]))
+	if ((mem, "quiet") in worst)
+		out = out target("longest a progress line stood still, the end included (every write)", \
+			worst[mem, "quiet"] <= 1, \
+			fmt(worst[mem, "quiet"] < 1e9 ? worst[mem, "quiet"] : "n/a", "%.1f") " s, at most 1")
 	split("nocache-1G read-1G", big, " ")
 	for (s = 1; s <= 2; s++) {
 		name = big[s]
@@ -194,7 +209,7 @@ $1 == "R" {
 	run_name = $2; run_contender = $3; run_scenario = $4
 	run_mem = substr($6, 5) + 0
 	run_kind = run_name == "speed" ? "speed" : run_name == "read" ? "read" : "write"
-	ns = 0; np = 0; last_progress = -1; last_verifying = -1
+	ns = 0; np = 0; nl = 0; last_progress = -1; last_verifying = -1
 	dd_exit = ""; xstatus = ""; verified = 0; xt = 0
 	next
 }
@@ -208,6 +223,7 @@ $1 == "S" {
 }
 $1 == "E" && $3 ~ /^[0-9]+$/ && $4 == "bytes" && / copied, / {
 	np++; pt[np] = $2; pbytes[np] = $3
+	lt[++nl] = $2
 	next
 }
 # The progress line dd prints again with its final statistics comes out
@@ -220,7 +236,7 @@ $1 == "E" && / records in$/ {
 			last_progress = pt[i]
 	next
 }
-$1 == "E" && $3 == "verifying" { last_verifying = $2; next }
+$1 == "E" && $3 == "verifying" { last_verifying = $2; lt[++nl] = $2; next }
 $1 == "E" && $3 == "dd-exit" { dd_exit = $4; next }
 $1 == "E" && $3 == "verified" { verified = 1; next }
 $1 == "X" { xt = $2; xstatus = $3; next }
@@ -234,16 +250,17 @@ END {
 			(rounds[mem] > 1 ? ", median of " rounds[mem] " rounds" : "")
 		printf "Unthrottled disk in this guest (zerobox dd bs=4M, O_DIRECT): write %s, read %s. Canary worst on the idle guest: %d ms.\n\n", \
 			speed_range(mem, "speed-write"), speed_range(mem, "speed-read"), idle_canary[mem]
-		print "| scenario | dd | wall s | wall ÷ ideal | silent flush s | progress ahead of device, max MiB | peak Dirty+Writeback MiB | min MemAvailable MiB | MemAvailable at start MiB | canary worst ms | exit | image |"
-		print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		print "| scenario | dd | wall s | wall ÷ ideal | silent flush s | longest still s | progress ahead of device, max MiB | peak Dirty+Writeback MiB | min MemAvailable MiB | MemAvailable at start MiB | canary worst ms | exit | image |"
+		print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 		for (k = 1; k <= nkeys; k++) {
 			split(order[k], part, SUBSEP)
 			if (part[1] != mem)
 				continue
 			key = order[k]
-			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
 				part[2], part[3], fmt(median(key, "wall"), "%.1f"), \
 				fmt(median(key, "ratio"), "%.2f"), fmt(median(key, "silent"), "%.1f"), \
+				fmt(median(key, "quiet"), "%.1f"), \
 				fmt(median(key, "gap"), "%.1f"), fmt(median(key, "peak"), "%.1f"), \
 				fmt(median(key, "minavail"), "%.1f"), fmt(median(key, "avail0"), "%.1f"), \
 				fmt(median(key, "canary"), "%.0f"), distinct(key, "exit"), distinct(key, "image")
