@@ -488,6 +488,7 @@ help:
 	@echo '  check-rescue-vm ddrescue from device-mapper fault disks in a guest'
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
+	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
@@ -529,6 +530,12 @@ help:
 .PHONY: check-board
 check-board: $(BIN)
 	$(Q)$(SHELL) scripts/board.sh '$(BIN)' '$(O)/board'
+
+# Zeros and holes into a block device against GNU dd (not part of check;
+# root, loop devices): docs/zeros.md's table.
+.PHONY: bench-zeros
+bench-zeros: $(BIN)
+	$(Q)$(SHELL) scripts/bench_zeros.sh '$(BIN)'
 
 # Rescue test (not part of check): ddrescue against GNU ddrescue in a
 # guest, from device-mapper error, delay and flakey tables with O_DIRECT;
