@@ -246,14 +246,13 @@ int cmp_main(int argc, char **argv)
 	while ((c = bb_getopt(argc, argv, ":bi:ln:s", cmp_longopts)) != -1) {
 		if (c == 'b') {
 			print_bytes = 1;
-		} else if (c == 'l') {
-			if (mode == MODE_SILENT)
+		} else if (c == 'l' || c == 's') {
+			/* Either may repeat; they exclude each other. */
+			enum mode want = c == 'l' ? MODE_LIST : MODE_SILENT;
+
+			if (mode != MODE_FIRST && mode != want)
 				goto incompatible;
-			mode = MODE_LIST;
-		} else if (c == 's') {
-			if (mode == MODE_LIST)
-				goto incompatible;
-			mode = MODE_SILENT;
+			mode = want;
 		} else if (c == 'n') {
 			limit = parse_skip_or_limit(optarg, optarg + strlen(optarg),
 						    "bytes");
