@@ -8,44 +8,53 @@
 
 #include "sha_blocks.h"
 
-void sha_blocks_update(struct sha_blocks *b, uint32_t *state,
-		       sha_compress_fn *compress, const void *data, size_t len)
+void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
+	       sha_compress_fn *compress)
+{
+	memcpy(ctx->state, initial, words * sizeof(*initial));
+	ctx->words = words;
+	ctx->compress = compress;
+	ctx->length = 0;
+	ctx->fill = 0;
+}
+
+void sha_update(struct sha_ctx *ctx, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 
-	b->length += len;
-	if (b->fill) {
-		size_t take = min_u64(len, SHA_BLOCK_SIZE - b->fill);
+	ctx->length += len;
+	if (ctx->fill) {
+		size_t take = min_u64(len, SHA_BLOCK_SIZE - ctx->fill);
 
-		memcpy(b->block + b->fill, p, take);
-		b->fill += take;
+		memcpy(ctx->block + ctx->fill, p, take);
+		ctx->fill += take;
 		p += take;
 		len -= take;
-		if (b->fill < SHA_BLOCK_SIZE)
+		if (ctx->fill < SHA_BLOCK_SIZE)
 			return;
-		compress(state, b->block);
-		b->fill = 0;
+		ctx->compress(ctx->state, ctx->block);
+		ctx->fill = 0;
 	}
 	for (; len >= SHA_BLOCK_SIZE; p += SHA_BLOCK_SIZE, len -= SHA_BLOCK_SIZE)
-		compress(state, p);
-	memcpy(b->block, p, len);
-	b->fill = len;
+		ctx->compress(ctx->state, p);
+	memcpy(ctx->block, p, len);
+	ctx->fill = len;
 }
 
-void sha_blocks_pad(struct sha_blocks *b, uint32_t *state,
-		    sha_compress_fn *compress)
+void sha_final(struct sha_ctx *ctx, unsigned char *digest)
 {
-	uint64_t bits = b->length * 8;
+	uint64_t bits = ctx->length * 8;
 
-	b->block[b->fill++] = 0x80;
-	if (b->fill > SHA_BLOCK_SIZE - 8) {
-		memset(b->block + b->fill, 0, SHA_BLOCK_SIZE - b->fill);
-		compress(state, b->block);
-		b->fill = 0;
+	ctx->block[ctx->fill++] = 0x80;
+	if (ctx->fill > SHA_BLOCK_SIZE - 8) {
+		memset(ctx->block + ctx->fill, 0, SHA_BLOCK_SIZE - ctx->fill);
+		ctx->compress(ctx->state, ctx->block);
+		ctx->fill = 0;
 	}
-	memset(b->block + b->fill, 0, SHA_BLOCK_SIZE - 8 - b->fill);
-	store_be32(b->block + 56, (uint32_t)(bits >> 32));
-	store_be32(b->block + 60, (uint32_t)bits);
-	compress(state, b->block);
-	b->fill = 0;
+	memset(ctx->block + ctx->fill, 0, SHA_BLOCK_SIZE - 8 - ctx->fill);
+	store_be32(ctx->block + 56, (uint32_t)(bits >> 32));
+	store_be32(ctx->block + 60, (uint32_t)bits);
+	ctx->compress(ctx->state, ctx->block);
+	for (unsigned i = 0; i < ctx->words; i++)
+		store_be32(digest + 4 * (size_t)i, ctx->state[i]);
 }
