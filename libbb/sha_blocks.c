@@ -1,8 +1,9 @@
 /*
- * sha_blocks.c - the block buffer and padding SHA-1 and SHA-256 share
- * (FIPS 180-4, 5.1.1): bytes wait until a 64-byte block is whole; the
- * message ends with a 1 bit, zeros up to 8 bytes short of a block, and
- * its length in bits, big-endian.
+ * sha_blocks.c - the block buffer of the block hashes (SHA-1, SHA-256,
+ * conv=verify's chunk hash): bytes wait until a block is whole.  And the
+ * padding SHA-1 and SHA-256 share (FIPS 180-4, 5.1.1): the message ends
+ * with a 1 bit, zeros up to 8 bytes short of a block, and its length in
+ * bits, big-endian.
  */
 #include <string.h>
 
@@ -18,27 +19,44 @@ void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
 	ctx->fill = 0;
 }
 
-void sha_update(struct sha_ctx *ctx, const void *data, size_t len)
+void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
+		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx)
 {
 	const unsigned char *p = data;
 
-	ctx->length += len;
-	if (ctx->fill) {
-		size_t take = min_u64(len, SHA_BLOCK_SIZE - ctx->fill);
+	if (*fill) {
+		size_t take = min_u64(len, block_size - *fill);
 
-		memcpy(ctx->block + ctx->fill, p, take);
-		ctx->fill += take;
+		memcpy(pending + *fill, p, take);
+		*fill += take;
 		p += take;
 		len -= take;
-		if (ctx->fill < SHA_BLOCK_SIZE)
+		if (*fill < block_size)
 			return;
-		ctx->compress(ctx->state, ctx->block);
-		ctx->fill = 0;
+		whole(ctx, pending, 1);
+		*fill = 0;
 	}
-	for (; len >= SHA_BLOCK_SIZE; p += SHA_BLOCK_SIZE, len -= SHA_BLOCK_SIZE)
-		ctx->compress(ctx->state, p);
-	memcpy(ctx->block, p, len);
-	ctx->fill = len;
+	whole(ctx, p, len / block_size);
+	p += len / block_size * block_size;
+	len %= block_size;
+	memcpy(pending, p, len);
+	*fill = len;
+}
+
+static void compress_blocks(void *hash, const unsigned char *blocks,
+			    size_t count)
+{
+	struct sha_ctx *ctx = hash;
+
+	for (; count; count--, blocks += SHA_BLOCK_SIZE)
+		ctx->compress(ctx->state, blocks);
+}
+
+void sha_update(struct sha_ctx *ctx, const void *data, size_t len)
+{
+	ctx->length += len;
+	feed_blocks(ctx->block, &ctx->fill, SHA_BLOCK_SIZE, data, len,
+		    compress_blocks, ctx);
 }
 
 void sha_final(struct sha_ctx *ctx, unsigned char *digest)
