@@ -246,14 +246,13 @@ int cmp_main(int argc, char **argv)
 	while ((c = bb_getopt(argc, argv, ":bi:ln:s", cmp_longopts)) != -1) {
 		if (c == 'b') {
 			print_bytes = 1;
-		} else if (c == 'l') {
-			if (mode == MODE_SILENT)
+		} else if (c == 'l' || c == 's') {
+			/* Either may repeat; they exclude each other. */
+			enum mode want = c == 'l' ? MODE_LIST : MODE_SILENT;
+
+			if (mode != MODE_FIRST && mode != want)
 				goto incompatible;
-			mode = MODE_LIST;
-		} else if (c == 's') {
-			if (mode == MODE_LIST)
-				goto incompatible;
-			mode = MODE_SILENT;
+			mode = want;
 		} else if (c == 'n') {
 			limit = parse_skip_or_limit(optarg, optarg + strlen(optarg),
 						    "bytes");
@@ -338,24 +337,21 @@ int cmp_main(int argc, char **argv)
 			if (mode == MODE_SILENT)
 				return EXIT_FAILURE;
 			lines += count_newlines(f[0].buf.data, i);
+			/* -b counts bytes and shows the two. */
+			char shown[32] = "";
+
 			if (print_bytes) {
 				char v1[8], v2[8], o1[4], o2[4];
 
 				visible_char(v1, c1);
 				visible_char(v2, c2);
-				bb_dprintf(STDOUT_FILENO,
-					   "%s %s differ: byte %llu, line %llu is %3s %s %3s %s\n",
-					   f[0].name, f[1].name,
-					   (unsigned long long)(pos + i + 1),
-					   (unsigned long long)(lines + 1),
-					   octal(o1, c1), v1, octal(o2, c2), v2);
-			} else {
-				bb_dprintf(STDOUT_FILENO,
-					   "%s %s differ: char %llu, line %llu\n",
-					   f[0].name, f[1].name,
-					   (unsigned long long)(pos + i + 1),
-					   (unsigned long long)(lines + 1));
+				bb_format(shown, sizeof(shown), " is %3s %s %3s %s",
+					  octal(o1, c1), v1, octal(o2, c2), v2);
 			}
+			bb_dprintf(STDOUT_FILENO, "%s %s differ: %s %llu, line %llu%s\n",
+				   f[0].name, f[1].name, print_bytes ? "byte" : "char",
+				   (unsigned long long)(pos + i + 1),
+				   (unsigned long long)(lines + 1), shown);
 			return EXIT_FAILURE;
 		}
 		while (i < common) {

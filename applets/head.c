@@ -301,10 +301,8 @@ int head_main(int argc, char **argv)
 	while ((c = bb_getopt(argc, argv, ":c:n:qv", head_longopts)) != -1) {
 		if (c == 'c' || c == 'n')
 			parse_count(&h, optarg, c == 'n');
-		else if (c == 'q')
-			headers = 0;
-		else if (c == 'v')
-			headers = 1;
+		else if (c == 'q' || c == 'v')   /* the last one given wins */
+			headers = c == 'v';
 	}
 	files = optind < argc ? argv + optind : stdin_only;
 	if (headers < 0)

@@ -5,8 +5,6 @@
  * One 64-byte block at a time, the message schedule kept in a 16-word
  * ring (the alternative method of section 6.1.3).
  */
-#include <string.h>
-
 #include "sha_blocks.h"
 
 static uint32_t rotate_left(uint32_t x, unsigned n)
@@ -56,25 +54,11 @@ static void compress_block(uint32_t *state, const unsigned char *block)
 	state[4] += e;
 }
 
-void sha1_init(struct sha1_ctx *ctx)
+void sha1_init(struct sha_ctx *ctx)
 {
 	static const uint32_t initial[5] = {
 		0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 	};
 
-	memcpy(ctx->state, initial, sizeof(initial));
-	ctx->blocks.length = 0;
-	ctx->blocks.fill = 0;
-}
-
-void sha1_update(struct sha1_ctx *ctx, const void *data, size_t len)
-{
-	sha_blocks_update(&ctx->blocks, ctx->state, compress_block, data, len);
-}
-
-void sha1_final(struct sha1_ctx *ctx, unsigned char digest[SHA1_DIGEST_SIZE])
-{
-	sha_blocks_pad(&ctx->blocks, ctx->state, compress_block);
-	for (unsigned i = 0; i < 5; i++)
-		store_be32(digest + 4 * (size_t)i, ctx->state[i]);
+	sha_start(ctx, initial, ARRAY_SIZE(initial), compress_block);
 }

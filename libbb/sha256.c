@@ -5,8 +5,6 @@
  * Written for size and clarity: one 64-byte block at a time, the
  * message schedule kept in a 16-word ring.
  */
-#include <string.h>
-
 #include "sha_blocks.h"
 
 /* The first 32 bits of the fractional parts of the cube roots of the
@@ -72,7 +70,7 @@ static void compress_block(uint32_t *state, const unsigned char *block)
 	state[7] += h;
 }
 
-void sha256_init(struct sha256_ctx *ctx)
+void sha256_init(struct sha_ctx *ctx)
 {
 	/* The fractional parts of the square roots of the first 8 primes. */
 	static const uint32_t initial[8] = {
@@ -80,19 +78,5 @@ void sha256_init(struct sha256_ctx *ctx)
 		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 	};
 
-	memcpy(ctx->state, initial, sizeof(initial));
-	ctx->blocks.length = 0;
-	ctx->blocks.fill = 0;
-}
-
-void sha256_update(struct sha256_ctx *ctx, const void *data, size_t len)
-{
-	sha_blocks_update(&ctx->blocks, ctx->state, compress_block, data, len);
-}
-
-void sha256_final(struct sha256_ctx *ctx, unsigned char digest[SHA256_DIGEST_SIZE])
-{
-	sha_blocks_pad(&ctx->blocks, ctx->state, compress_block);
-	for (unsigned i = 0; i < 8; i++)
-		store_be32(digest + 4 * (size_t)i, ctx->state[i]);
+	sha_start(ctx, initial, ARRAY_SIZE(initial), compress_block);
 }

@@ -1,7 +1,8 @@
 /*
  * sha_blocks.h - what SHA-1 and SHA-256 share (FIPS 180-4, 5.1.1 and
- * 6.x): big-endian words, the 64-byte block buffer and the padding.
- * Private to libbb/sha1.c, sha256.c and sha_blocks.c.
+ * 6.x): big-endian words and the start of a hash; the block buffer and
+ * the padding are sha_update's and sha_final's.  Private to
+ * libbb/sha1.c, sha256.c and sha_blocks.c.
  */
 #ifndef ZEROBOX_SHA_BLOCKS_H
 #define ZEROBOX_SHA_BLOCKS_H
@@ -24,11 +25,8 @@ static inline void store_be32(unsigned char *p, uint32_t v)
 
 typedef void sha_compress_fn(uint32_t *state, const unsigned char *block);
 
-/* Feed len bytes: whole blocks go to compress, the rest waits. */
-void sha_blocks_update(struct sha_blocks *b, uint32_t *state,
-		       sha_compress_fn *compress, const void *data, size_t len);
-/* The padding: a 1 bit, zeros, the message length in bits. */
-void sha_blocks_pad(struct sha_blocks *b, uint32_t *state,
-		    sha_compress_fn *compress);
+/* Start a hash whose state begins as initial[0..words). */
+void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
+	       sha_compress_fn *compress);
 
 #endif

@@ -136,13 +136,11 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
 {
 	int fds[2], size;
 
-	ch->path = path;
-	ch->in = in;
-	ch->out = out;
-	ch->zeros = zeros;
-	ch->pipe_rd = ch->pipe_wr = -1;
-	ch->pipe_size = 0;
-	ch->in_pipe = 0;
+	/* No pipe yet, so nothing in it. */
+	*ch = (struct copy_channel){
+		.path = path, .in = in, .out = out, .zeros = zeros,
+		.pipe_rd = -1, .pipe_wr = -1,
+	};
 	if (path != COPY_SPLICE_VIA_PIPE)
 		return 0;
 	if (pipe2(fds, O_CLOEXEC) != 0)

@@ -462,8 +462,7 @@ bench_case() {
 	# runs right after the same neighbour (a file freed by the one before
 	# is slow to allocate again once the host has reclaimed it).
 	order=$runners
-	r=1
-	while [ "$r" -le "$BENCH_RUNS" ]; do
+	for r in $(seq "$BENCH_RUNS"); do
 		line="   run $r:"
 		for who in $order; do
 			# Cached input before every run: some VMs reclaim idle
@@ -485,7 +484,6 @@ bench_case() {
 		done
 		order=$(rotate $order)
 		say "$line"
-		r=$((r + 1))
 	done
 	rm -f "$OUT"
 
@@ -638,8 +636,7 @@ nocache_section() {
 	ncw=zerobox ncr=zerobox
 	[ -z "$GNU_DD" ] || ncw="zerobox gnu" ncr="zerobox gnu"
 	rm -f "$T"/nc.w.* "$T"/nc.r.*
-	r=1
-	while [ "$r" -le "$BENCH_NOCACHE_RUNS" ]; do
+	for r in $(seq "$BENCH_NOCACHE_RUNS"); do
 		for key in $ncw plain; do
 			rm -f "$OUT"
 			case $key in
@@ -657,7 +654,6 @@ nocache_section() {
 			plain) nc_run r.$key "$NCIN" "$ZEROBOX" dd if="$NCIN" of=/dev/null bs=1M ;;
 			esac
 		done
-		r=$((r + 1))
 	done
 	h=$(human "$NCSIZE")
 	nc_row w.zerobox "write $h" zerobox "if=/dev/zero bs=1M oflag=nocache"
@@ -729,20 +725,19 @@ cross_args() {
 cross_path() {
 	in=$2 out=$3
 	desc="$(label "$in") → $(label "$out")"
-	who_list="zerobox nozc${GNU_DD:+ gnu}"
+	# Rotated each round, as in bench_case.
+	order="zerobox nozc${GNU_DD:+ gnu}"
 	psz=
 	[ "$out" != file ] || "$HELPER" mkfile "$OUT" "$CROSS_SIZE"
 	say "== crossover $desc, bs $CROSS_BS: $(human "$CROSS_SIZE"), $CROSS_RUNS rounds"
 	for bs in $CROSS_BS; do
-		for who in $who_list; do
+		for who in $order; do
 			: >"$T/x.$bs.$who"
 			: >"$T/x.$bs.$who.cpu"
 			: >"$T/x.$bs.$who.ddcpu"
 		done
 	done
-	order=$who_list
-	r=1
-	while [ "$r" -le "$CROSS_RUNS" ]; do
+	for r in $(seq "$CROSS_RUNS"); do
 		line="   round $r:"
 		for bs in $CROSS_BS; do
 			cross_args "$in" "$out" "$bs"
@@ -760,7 +755,6 @@ cross_path() {
 			order=$(rotate $order)
 		done
 		say "$line done"
-		r=$((r + 1))
 	done
 	rm -f "$OUT"
 	pick='' pick_dd='' pick_cpu=''

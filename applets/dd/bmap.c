@@ -246,11 +246,6 @@ static bool check_input_end(struct dd_run *run)
 	return false;
 }
 
-struct range_hash {
-	struct sha1_ctx sha1;
-	struct sha256_ctx sha256;
-};
-
 /* Member by member: the struct has padding, which memcmp would compare. */
 static bool same_header(const struct bmap_header *a, const struct bmap_header *b)
 {
@@ -265,17 +260,14 @@ static bool same_header(const struct bmap_header *a, const struct bmap_header *b
 	    && a->mapped_bytes == b->mapped_bytes;
 }
 
-static bool range_checks_out(const struct range_hash *h, const struct bmap_range *r)
+static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r)
 {
 	unsigned char digest[BMAP_DIGEST_MAX];
-	struct range_hash copy = *h;
+	struct sha_ctx copy = *h;
 
 	if (!r->has_checksum || bmap.header.checksum_type == BMAP_CHECKSUM_NONE)
 		return true;
-	if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA1)
-		sha1_final(&copy.sha1, digest);
-	else
-		sha256_final(&copy.sha256, digest);
+	sha_final(&copy, digest);
 	return memcmp(digest, r->checksum, bmap.header.digest_size) == 0;
 }
 
@@ -285,10 +277,12 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	uint64_t offset = bmap_range_offset(&bmap.header, r);
 	uint64_t left = bmap_range_length(&bmap.header, r);
 	uint64_t out_at = bmap.out_base + offset;
-	struct range_hash h;
+	struct sha_ctx h;
 
-	sha1_init(&h.sha1);
-	sha256_init(&h.sha256);
+	if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA1)
+		sha1_init(&h);
+	else
+		sha256_init(&h);
 	if (!pass_input(run, offset))
 		return STOP_DONE;
 	if (lseek(run->out.fd, (off_t)out_at, SEEK_SET) < 0) {
@@ -301,10 +295,8 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 
 		if (!read_image(run, len))
 			return STOP_DONE;
-		if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA1)
-			sha1_update(&h.sha1, bmap.buf.data, len);
-		else if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA256)
-			sha256_update(&h.sha256, bmap.buf.data, len);
+		if (bmap.header.checksum_type != BMAP_CHECKSUM_NONE)
+			sha_update(&h, bmap.buf.data, len);
 		left -= len;
 		/* The range's last step waits for its checksum: a bad range
 		 * of one step is never written. */

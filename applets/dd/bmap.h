@@ -82,8 +82,8 @@ struct bmap_parser {
 	bool zero_text;                 /* inside the checksum element */
 	unsigned char file_checksum[BMAP_DIGEST_MAX];
 	size_t file_checksum_size;
-	struct sha1_ctx sha1;
-	struct sha256_ctx sha256;
+	struct sha_ctx sha1;
+	struct sha_ctx sha256;
 	/* The range being built. */
 	bool range_has_checksum;
 	unsigned char range_checksum[BMAP_DIGEST_MAX];

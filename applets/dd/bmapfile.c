@@ -588,8 +588,8 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 
 static void hash(struct bmap_parser *p, const void *data, size_t len)
 {
-	sha1_update(&p->sha1, data, len);
-	sha256_update(&p->sha256, data, len);
+	sha_update(&p->sha1, data, len);
+	sha_update(&p->sha256, data, len);
 }
 
 /* Inside the file's own checksum, whose digits hash as zeros? */
@@ -648,9 +648,9 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 	if (p->file_checksum_size != h->digest_size)
 		return fail(p, "the bmap file's checksum is not of the checksum type");
 	if (h->checksum_type == BMAP_CHECKSUM_SHA1)
-		sha1_final(&p->sha1, digest);
+		sha_final(&p->sha1, digest);
 	else
-		sha256_final(&p->sha256, digest);
+		sha_final(&p->sha256, digest);
 	if (memcmp(digest, p->file_checksum, h->digest_size) != 0)
 		return fail(p, "the bmap file's checksum does not match");
 	return BMAP_DONE;

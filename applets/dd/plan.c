@@ -232,21 +232,18 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 	/* A read of /dev/zero never fails part-way. */
 	bool coalesce = (in->size_known && !writes_only_whole_records(opt))
 		|| is_dev_zero(&in->st);
+	/* Empty, or procfs claiming a size: let read decide. */
+	bool empty = in->size_known && input_start(plan, in) >= in->size;
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
 	if (ENABLE_FEATURE_DD_ZEROOUT && zeroout_applies(opt, plan, in, out)
-	    && !(in->size_known && input_start(plan, in) >= in->size)) {
+	    && !empty) {
 		plan->mover = MOVER_ZEROOUT;
 		return;
 	}
-	if (!fast_paths_allowed(in, out))
-		return;
 	/* conv=verify hashes the bytes on their way through. */
-	if (opt->conv & CONV_VERIFY)
-		return;
-	/* Empty, or procfs claiming a size: let read decide. */
-	if (in->size_known && input_start(plan, in) >= in->size)
+	if (!fast_paths_allowed(in, out) || (opt->conv & CONV_VERIFY) || empty)
 		return;
 	if (read_ahead_pays(opt, in, out)) {
 		plan->mover = MOVER_READ_AHEAD;

@@ -57,6 +57,16 @@ void tally_carry_ends(struct dd_run *run)
 	t->carry_in = t->carry_out = 0;
 }
 
+/* A zero-copy step moved n bytes (from the input, unless it made them:
+ * zeros). */
+void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
+{
+	if (from_input)
+		run->tally.in_offset += n;
+	run->tally.out_offset += n;
+	run->tally.bytes_out += n;
+}
+
 /* Part of a record, n more bytes of it, was read or written: a step of a
  * large record, or what a zero-copy mover moved before it handed over.
  * The record counts once it ends (tally_read, tally_write,
@@ -67,21 +77,11 @@ void tally_carry_read(struct dd_run *run, size_t n)
 	run->tally.carry_in += n;
 }
 
+/* Written, they move the output as a zero-copy step does. */
 void tally_carry_written(struct dd_run *run, size_t n)
 {
-	run->tally.bytes_out += n;
-	run->tally.out_offset += n;
+	tally_moved(run, n, false);
 	run->tally.carry_out += n;
-}
-
-/* A zero-copy step moved n bytes (from the input, unless it made them:
- * zeros). */
-void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
-{
-	if (from_input)
-		run->tally.in_offset += n;
-	run->tally.out_offset += n;
-	run->tally.bytes_out += n;
 }
 
 /*

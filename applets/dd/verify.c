@@ -105,9 +105,9 @@ static void hasher_reset(struct chunk_hasher *h)
 	h->pending_len = 0;
 }
 
-static void hash_stripes(struct chunk_hasher *h, const unsigned char *p,
-			 size_t stripes)
+static void hash_stripes(void *hasher, const unsigned char *p, size_t stripes)
 {
+	struct chunk_hasher *h = hasher;
 	uint64_t a = h->lane[0], b = h->lane[1], c = h->lane[2], d = h->lane[3];
 
 	for (; stripes; stripes--, p += STRIPE) {
@@ -126,25 +126,7 @@ static void hasher_update(struct chunk_hasher *h, const unsigned char *p,
 			  size_t len)
 {
 	h->length += len;
-	if (h->pending_len) {
-		size_t take = STRIPE - h->pending_len;
-
-		if (take > len)
-			take = len;
-		memcpy(h->pending + h->pending_len, p, take);
-		h->pending_len += take;
-		p += take;
-		len -= take;
-		if (h->pending_len < STRIPE)
-			return;
-		hash_stripes(h, h->pending, 1);
-		h->pending_len = 0;
-	}
-	hash_stripes(h, p, len / STRIPE);
-	p += len / STRIPE * STRIPE;
-	len %= STRIPE;
-	memcpy(h->pending, p, len);
-	h->pending_len = len;
+	feed_blocks(h->pending, &h->pending_len, STRIPE, p, len, hash_stripes, h);
 }
 
 static uint64_t hasher_final(const struct chunk_hasher *h)

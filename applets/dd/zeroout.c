@@ -110,22 +110,17 @@ static bool device_zero(struct zeroout *z, uint64_t offset, uint64_t len)
 {
 	int fd = z->run->out.fd;
 
-	if (z->way == ZERO_IOCTL) {
+	while (z->way != ZERO_WRITE) {
 		uint64_t range[2] = { offset, len };
+		int r = z->way == ZERO_IOCTL ? ioctl(fd, BLKZEROOUT, range)
+			: fallocate(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
+				    (off_t)offset, (off_t)len);
 
-		if (ioctl(fd, BLKZEROOUT, range) == 0)
+		if (r == 0)
 			return true;
 		if (!unsupported(errno))
 			return false;
-		z->way = ZERO_FALLOCATE;
-	}
-	if (z->way == ZERO_FALLOCATE) {
-		if (fallocate(fd, FALLOC_FL_ZERO_RANGE | FALLOC_FL_KEEP_SIZE,
-			      (off_t)offset, (off_t)len) == 0)
-			return true;
-		if (!unsupported(errno))
-			return false;
-		z->way = ZERO_WRITE;
+		z->way++;       /* the next way, for this call and the rest */
 	}
 	errno = EOPNOTSUPP;
 	return false;

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,5 +62,16 @@ void __wrap_exit(int status)
 		abort(); \
 	} \
 } while (0)
+
+/* The input as a string: a copy with a NUL after it, to free. */
+static inline char *fuzz_string(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+
+	FUZZ_CHECK(s != NULL);
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
 
 #endif

@@ -192,11 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		file_size &= ((uint64_t)1 << 40) - 1;   /* up to 1 TiB */
 		size -= 8;
 	}
-	text = malloc(size + 1);
-	if (!text)
-		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
+	text = fuzz_string(data, size);
 	for (char *p = text; argc < MAX_OPERANDS; ) {
 		char *nl = strchr(p, '\n');
 

@@ -39,11 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += 2;
 		size -= 2;
 	}
-	s = malloc(size + 1);
-	if (!s)
-		return 0;
-	memcpy(s, data, size);
-	s[size] = '\0';
+	s = fuzz_string(data, size);
 
 	r = parse_size(s, dd_size_suffixes, min, max, &v);
 	r_all = parse_size(s, dd_size_suffixes, 0, UINT64_MAX, &all);

@@ -79,6 +79,8 @@ static void run(void (*fn)(void *), void *arg, struct capture *c)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
+		/* The children speak as dd, but for the default name's test. */
+		applet_name = "dd";
 		dup2(out[1], 1);
 		dup2(err[1], 2);
 		close(out[0]);
@@ -131,6 +133,7 @@ static void expect_run(void (*fn)(void *), void *arg, int fd, const char *want,
 static void do_error_msg(void *arg)
 {
 	(void)arg;
+	applet_name = "zerobox";
 	bb_error_msg("hello %s, %d", "world", -7);
 }
 
@@ -139,7 +142,6 @@ static void do_error_msg(void *arg)
 static void do_open_line(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	bb_write_stderr("\r1 byte copied", 14);
 	bb_stderr_leave_line_open();
 	bb_error_msg("x");
@@ -153,7 +155,6 @@ static void do_open_line(void *arg)
 static void do_error_msg_dd(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	errno = EINVAL;
 	bb_error_msg("x");
 	if (errno != EINVAL)
@@ -163,28 +164,24 @@ static void do_error_msg_dd(void *arg)
 static void do_perror(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	errno = ENOENT;
 	bb_perror_msg("failed to open %s", "'x'");
 }
 
 static void do_errno(void *arg)
 {
-	applet_name = "dd";
 	bb_errno_msg(*(int *)arg, "invalid number: %s", "'1Z'");
 }
 
 static void do_die(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	bb_error_msg_and_die("cannot combine %s and %s", "block", "unblock");
 }
 
 static void do_die_retval(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	xfunc_error_retval = 3;
 	errno = EIO;
 	bb_perror_msg_and_die("error reading %s", "'f'");
@@ -193,14 +190,12 @@ static void do_die_retval(void *arg)
 static void do_errno_die(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	bb_errno_msg_and_die(ENOSPC, "writing");
 }
 
 static void do_usage(void *arg)
 {
 	(void)arg;
-	applet_name = "dd";
 	bb_error_msg_and_usage("unrecognized operand %s", "'foo'");
 }
 
@@ -212,7 +207,6 @@ static void do_print_usage(void *arg)
 
 static void do_big(void *arg)
 {
-	applet_name = "dd";
 	bb_error_msg("unrecognized operand '%s'", (const char *)arg);
 }
 
@@ -239,7 +233,6 @@ static void do_big_no_memory(void *arg)
 	struct rlimit rl = { 0, 0 };
 	void *hog;
 
-	applet_name = "dd";
 #if ZB_ASAN
 	/* ASan's shadow lives beyond any RLIMIT_AS, and its malloc aborts
 	 * instead of returning NULL: nothing to check. */
@@ -267,6 +260,7 @@ static void test_basic(void)
 	int e;
 
 	unit_begin("messages: text, prefix, strerror, one write");
+	CHECK_STR(applet_name, "zerobox");
 	expect_run(do_error_msg, NULL, 2, "zerobox: hello world, -7\n", 0);
 	expect_run(do_error_msg_dd, NULL, 2, "dd: x\n", 0);
 	expect_run(do_perror, NULL, 2,
