@@ -44,7 +44,7 @@
 # wrote more sectors than bmaptool, or when zerobox's peak RSS passed
 # 2 MiB.  Issue 24's run:
 #   make check-board MEMS=64 WRITES="bmap bmap-nocache" READS= \
-#       CONTENDERS="zerobox bmaptool" ROUNDS=3
+#       CONTENDERS="zerobox bmaptool gnu" ROUNDS=3   (docs/bmap.md)
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
 #        cpio kmod gcc coreutils libc-bin; for bmap, e2fsprogs bmap-tools
 set -eu
