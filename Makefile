@@ -526,7 +526,9 @@ help:
 # image to a disk throttled like an SD card, zerobox against BusyBox and
 # GNU dd; prints docs/board.md's tables (scripts/board.sh says what it needs
 # and which variables change it: ROUNDS=3 for docs/board.md's medians, or a
-# short run such as MEMS=64 IMAGE_MIB=64 CONTENDERS=zerobox).
+# short run such as MEMS=64 IMAGE_MIB=64 CONTENDERS=zerobox; docs/bmap.md's
+# bmap= against bmaptool copy is WRITES="bmap bmap-nocache" READS=
+# CONTENDERS="zerobox bmaptool gnu").
 .PHONY: check-board
 check-board: $(BIN)
 	$(Q)$(SHELL) scripts/board.sh '$(BIN)' '$(O)/board'

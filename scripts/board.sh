@@ -21,15 +21,32 @@
 #   READ_RATE  target read limit, bytes/s [16 MiB/s]
 #   CONTENDERS ["zerobox busybox gnu"]
 #   WRITES     ["plain fsync nocache direct pipe nocache-1G"; also
-#              pipe-nocache, and verify (conv=verify: zerobox only)]
+#              pipe-nocache, verify (conv=verify: zerobox only), and
+#              bmap, bmap-nocache (below)]
 #   READS      ["read-1G read-direct"]
 #   KERNEL (newest /boot/vmlinuz-*), BUSYBOX (/bin/busybox), GNU_DD
 #   (/bin/dd), QEMU (qemu-system-x86_64), ACCEL (tcg), CC (cc)
 # The exit status is 0 when every run of zerobox exited 0 with the image
 # intact and, on boards of 64 MiB or less, zerobox met issue 16's targets
 # (listed under each table); the other columns are measurements.
+#
+# bmap, bmap-nocache: a sparse ext4 image of IMAGE_MIB (mkfs.ext4 -d
+# from random files of 15% of its size and 200 small ones; its own fast
+# disk) and its map from bmaptool create, written with zerobox dd bmap=
+# bs=4M conv=fsync (bmap-nocache: oflag=nocache too).  The contender
+# bmaptool runs bmaptool copy (which syncs at its end): the host's
+# python3 and bmaptool, read-only over 9p (qemu -virtfs of /), under
+# chroot.  busybox and gnu write the whole image with conv=fsync; in
+# other scenarios bmaptool has no run.  These runs get their own table:
+# sectors written, wall time, peak RSS (the sampler's wait4); the host
+# compares each target's mapped ranges with the image.  The exit status
+# is also 1 when a mapped range differs on any target, when zerobox
+# wrote more sectors than bmaptool, or when zerobox's peak RSS passed
+# 2 MiB.  Issue 24's run:
+#   make check-board MEMS=64 WRITES="bmap bmap-nocache" READS= \
+#       CONTENDERS="zerobox bmaptool gnu" ROUNDS=3   (docs/bmap.md)
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
-#        cpio kmod gcc coreutils libc-bin
+#        cpio kmod gcc coreutils libc-bin; for bmap, e2fsprogs bmap-tools
 set -eu
 . "$(dirname "$0")/guest.sh"
 : "${MEMS:=64 48}" "${BOOT_MIB:=256}" "${IMAGE_MIB:=256}" "${ROUNDS:=1}"
@@ -38,7 +55,16 @@ set -eu
 : "${WRITES=plain fsync nocache direct pipe nocache-1G}"
 : "${READS=read-1G read-direct}"
 : "${GNU_DD:=/bin/dd}" "${CC:=cc}"
-guest_check_host check-board "$GNU_DD:coreutils" modprobe:kmod ldd:libc-bin "$CC:gcc"
+case " $WRITES " in
+*" bmap"*) bmap=1 ;;
+*) bmap= ;;
+esac
+case " $CONTENDERS " in
+*" bmaptool "*) share=1 ;;
+*) share= ;;
+esac
+guest_check_host check-board "$GNU_DD:coreutils" modprobe:kmod ldd:libc-bin "$CC:gcc" \
+	${bmap:+mkfs.ext4:e2fsprogs bmaptool:bmap-tools} ${share:+python3:python3}
 say() { echo "board: $*" >&2; }
 
 rm -rf "$work"
@@ -56,11 +82,30 @@ chmod 755 "$root/init"
 head -c 4096 /dev/urandom > "$root/canary"
 # GNU dd with the shared libraries ldd names, at the same paths.
 guest_program "$root" "$GNU_DD" /gnu/dd
-# The virtio disk drivers.
-guest_modules "$root" "$kver" virtio_pci virtio_blk
+# The virtio disk drivers; 9p for the host's / (bmaptool).
+guest_modules "$root" "$kver" virtio_pci virtio_blk ${share:+9pnet_virtio 9p}
 
 image=$work/image.bin
 head -c $((IMAGE_MIB * 1048576)) /dev/urandom > "$image"
+if [ -n "$bmap" ]; then
+	# An OS-like sparse image: ext4 with some big files and many small.
+	mkdir -p "$work/tree/big" "$work/tree/small" "$root/host"
+	for i in 1 2 3; do
+		head -c $((IMAGE_MIB * 1048576 / 20)) /dev/urandom > "$work/tree/big/$i"
+	done
+	for i in $(seq 200); do
+		head -c $((i * 97)) /dev/urandom > "$work/tree/small/$i"
+	done
+	truncate -s "${IMAGE_MIB}M" "$work/os.img"
+	mkfs.ext4 -q -F -d "$work/tree" "$work/os.img"
+	bmaptool -q create -o "$work/os.bmap" "$work/os.img"
+	cp "$work/os.bmap" "$root/os.bmap"
+	# The map's ranges, as "FIRST LAST" block numbers, for the check.
+	block_size=$(sed -n 's|.*<BlockSize> *\([0-9]*\) *</BlockSize>.*|\1|p' "$work/os.bmap")
+	sed -n 's|.*<Range[^>]*> *\([0-9-]*\) *</Range>.*|\1|p' "$work/os.bmap" |
+		awk -F- '{ print $1, ($2 == "" ? $1 : $2) }' > "$work/os.ranges"
+	say "bmap image: $(grep -o '<MappedBlocksCount> *[0-9]*' "$work/os.bmap" | tr -dc 0-9) of $((IMAGE_MIB * 1048576 / block_size)) blocks of $block_size bytes mapped, $(wc -l < "$work/os.ranges") ranges"
+fi
 nwrites=0
 for s in $WRITES; do for c in $CONTENDERS; do nwrites=$((nwrites + 1)); done; done
 # The write runs' target disks, by serial: t01, t02, ...
@@ -79,8 +124,9 @@ boot() {
 	mem=$1
 	tag=$mem-$2
 	say "guest with $mem MiB, round $2: $nwrites write runs, $nreads read runs of $IMAGE_MIB MiB, timeout $timeout s"
-	printf 'MEM_MIB=%s\nCONTENDERS="%s"\nWRITES="%s"\nREADS="%s"\n' \
-		"$mem" "$CONTENDERS" "$WRITES" "$READS" > "$root/board.conf"
+	printf 'MEM_MIB=%s\nCONTENDERS="%s"\nWRITES="%s"\nREADS="%s"\nSHARE=%s\nHOST_BMAP=%s\n' \
+		"$mem" "$CONTENDERS" "$WRITES" "$READS" "$share" \
+		"$(cd "$work" && pwd)/os.bmap" > "$root/board.conf"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
 	truncate -s 256M "$work/res.img"
 	truncate -s "${IMAGE_MIB}M" "$work/scr.img"
@@ -90,6 +136,11 @@ boot() {
 	guest_disk "$work/res.img" res
 	guest_disk "$work/scr.img" scr
 	guest_disk "$work/rd.img" rd "readonly=on,$throttle"
+	[ -z "$bmap" ] || guest_disk "$work/os.img" os readonly=on
+	# The host's / for bmaptool (one export: remap the file ids of the
+	# file systems under it).
+	[ -z "$share" ] ||
+		disk_args="$disk_args -virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap"
 	for t in $targets; do
 		truncate -s "${IMAGE_MIB}M" "$work/$t.img"
 		guest_disk "$work/$t.img" $t "$throttle"
@@ -108,13 +159,26 @@ boot() {
 	done
 	: > "$work/verdicts-$tag"
 	n=0
-	for t in $targets; do
+	for s in $WRITES; do for c in $CONTENDERS; do
 		n=$((n + 1))
-		if cmp -s "$work/$t.img" "$image"; then v=ok; else v=bad; fi
+		t=$(printf t%02d $n)
+		case $s in
+		bmap*) if mapped_equal "$work/$t.img"; then v=ok; else v=bad; fi ;;
+		*) if cmp -s "$work/$t.img" "$image"; then v=ok; else v=bad; fi ;;
+		esac
 		echo "V $mem $n $v" >> "$work/verdicts-$tag"
-	done
+	done; done
 	rm -f "$work"/t*.img "$work/scr.img" "$work/rd.img" "$work/res.img"
 	inputs="$inputs $work/verdicts-$tag $work/logs-$tag"
+}
+
+# mapped_equal TARGET: whether each range of the map holds on TARGET
+# what it holds in the bmap image.
+mapped_equal() {
+	while read -r first last; do
+		cmp -s -i $((first * block_size)) -n $(((last - first + 1) * block_size)) \
+			"$work/os.img" "$1" || return 1
+	done < "$work/os.ranges"
 }
 
 round=0
