@@ -196,13 +196,19 @@ bool line_due(struct line_pacer *pacer, uint64_t now)
 	return true;
 }
 
-/* About once a second, as GNU's. */
+/* The first line after a second, as GNU's; then twice a second, so that
+ * a turn that blocks on a slow card never leaves the line still for more
+ * than a second (GNU's once a second always does, by a little). */
 void maybe_print_progress(struct dd_run *run)
 {
 	uint64_t now = monotonic_ns();
+	struct line_pacer *pacer = &run->report.progress;
 
-	if (line_due(&run->report.progress, now))
-		print_progress(run, now, NULL);
+	if (!line_due(pacer, now))
+		return;
+	print_progress(run, now, NULL);
+	pacer->interval_ns = SECOND_NS / 2;
+	pacer->next_ns = now + pacer->interval_ns;
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)

@@ -7,9 +7,11 @@
  * each timed to take well under a second, with the progress line
  * between them saying how much of the range is left; the fsync or
  * fdatasync that follows has only the metadata and the device's cache
- * left to do.  Each step's writeback is started one step ahead.  The steps cover the file from its start: the clean pages
- * before seek= cost nothing.  An error that a step reports is the sync's
- * error (the kernel reports a writeback error once).
+ * left to do.  Each step's writeback is started one step ahead.  The
+ * steps cover what this copy wrote, from seek=.  A step that found its
+ * range already clean does not make the next one larger: the first
+ * dirty one must not be large.  An error that a step reports is the
+ * sync's error (the kernel reports a writeback error once).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +24,8 @@
 enum { STEP_MIN = 1 << 20, STEP_MAX = 16 << 20 };
 #define STEP_FAST_NS 50000000ULL
 #define STEP_SLOW_NS 200000000ULL
+/* Quicker than this, a step waited for no device at all. */
+#define STEP_CLEAN_NS 1000000ULL
 
 static int sync_here(int fd, bool data_only)
 {
@@ -37,7 +41,9 @@ int write_out_with_progress(struct dd_run *run, int fd)
 {
 	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
 		| SYNC_FILE_RANGE_WAIT_AFTER;
-	uint64_t end = run->tally.out_offset, at = 0, step = STEP_MIN;
+	uint64_t end = run->tally.out_offset, step = STEP_MIN;
+	uint64_t at = (run->out.offset + run->plan.seek_offset)
+		& ~(uint64_t)(getpagesize() - 1);
 
 	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS)
 		return 0;
@@ -62,7 +68,7 @@ int write_out_with_progress(struct dd_run *run, int fd)
 		}
 		at += len;
 		took = monotonic_ns() - began;
-		if (took < STEP_FAST_NS && step < STEP_MAX)
+		if (took >= STEP_CLEAN_NS && took < STEP_FAST_NS && step < STEP_MAX)
 			step *= 2;
 		else if (took > STEP_SLOW_NS && step > STEP_MIN)
 			step /= 2;
