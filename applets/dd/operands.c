@@ -12,66 +12,92 @@
 #define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
 #define MAX_COUNT ((uint64_t)INT64_MAX)
 
-struct symbol {
-	const char *name;
-	unsigned value;        /* CONV_*, FLAG_* or enum dd_status */
-	int open_flag;         /* iflag/oflag: the O_* it stands for */
-	const char *feature;   /* non-NULL: compiled out in this build */
+/* Room for the longest word, "count_bytes", and its NUL. */
+enum { SYMBOL_NAME_SIZE = 12 };
+
+/* The switch a word needs, when that switch is off in this build. */
+enum missing_feature {
+	NOTHING_MISSING,
+	MISSING_CONV,
+	MISSING_IOFLAGS,
+	MISSING_NOCACHE,
+	MISSING_VERIFY,
+	MISSING_PROGRESS,
 };
 
-/* Feature names for "not supported in this build" messages. */
-#define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NULL : "FEATURE_DD_CONV")
-#define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NULL : "FEATURE_DD_IOFLAGS")
-#define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NULL : "FEATURE_DD_NOCACHE")
-#define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NULL : "FEATURE_DD_VERIFY")
+/* Names inside the entries rather than pointed to, and the missing
+ * switch as a byte rather than its name: smaller tables. */
+struct symbol {
+	char name[SYMBOL_NAME_SIZE];
+	unsigned value;         /* CONV_*, FLAG_*, enum dd_status, or O_* */
+	bool is_open_flag;      /* iflag/oflag: value is an O_* flag */
+	unsigned char missing;  /* enum missing_feature */
+};
+
+#define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NOTHING_MISSING : MISSING_CONV)
+#define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NOTHING_MISSING : MISSING_IOFLAGS)
+#define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NOTHING_MISSING : MISSING_NOCACHE)
+#define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NOTHING_MISSING : MISSING_VERIFY)
+#define PROGRESS_FEATURE (ENABLE_FEATURE_DD_PROGRESS ? NOTHING_MISSING : MISSING_PROGRESS)
+
+/* For "not supported in this build" messages. */
+static const char *feature_name(unsigned char missing)
+{
+	switch (missing) {
+	case MISSING_CONV: return "FEATURE_DD_CONV";
+	case MISSING_IOFLAGS: return "FEATURE_DD_IOFLAGS";
+	case MISSING_NOCACHE: return "FEATURE_DD_NOCACHE";
+	case MISSING_VERIFY: return "FEATURE_DD_VERIFY";
+	default: return "FEATURE_DD_PROGRESS";
+	}
+}
 
 static const struct symbol conv_symbols[] = {
-	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, 0, CONV_FEATURE },
-	{ "ebcdic",    CONV_EBCDIC | CONV_BLOCK,  0, CONV_FEATURE },
-	{ "ibm",       CONV_IBM | CONV_BLOCK,     0, CONV_FEATURE },
-	{ "block",     CONV_BLOCK,     0, CONV_FEATURE },
-	{ "unblock",   CONV_UNBLOCK,   0, CONV_FEATURE },
-	{ "lcase",     CONV_LCASE,     0, CONV_FEATURE },
-	{ "ucase",     CONV_UCASE,     0, CONV_FEATURE },
-	{ "sparse",    CONV_SPARSE,    0, CONV_FEATURE },
-	{ "swab",      CONV_SWAB,      0, NULL },
-	{ "sync",      CONV_SYNC,      0, NULL },
-	{ "noerror",   CONV_NOERROR,   0, NULL },
-	{ "notrunc",   CONV_NOTRUNC,   0, NULL },
-	{ "excl",      CONV_EXCL,      0, NULL },
-	{ "nocreat",   CONV_NOCREAT,   0, NULL },
-	{ "fdatasync", CONV_FDATASYNC, 0, NULL },
-	{ "fsync",     CONV_FSYNC,     0, NULL },
-	{ "verify",    CONV_VERIFY,    0, VERIFY_FEATURE },
-	{ NULL, 0, 0, NULL }
+	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, false, CONV_FEATURE },
+	{ "ebcdic",    CONV_EBCDIC | CONV_BLOCK,  false, CONV_FEATURE },
+	{ "ibm",       CONV_IBM | CONV_BLOCK,     false, CONV_FEATURE },
+	{ "block",     CONV_BLOCK,     false, CONV_FEATURE },
+	{ "unblock",   CONV_UNBLOCK,   false, CONV_FEATURE },
+	{ "lcase",     CONV_LCASE,     false, CONV_FEATURE },
+	{ "ucase",     CONV_UCASE,     false, CONV_FEATURE },
+	{ "sparse",    CONV_SPARSE,    false, CONV_FEATURE },
+	{ "swab",      CONV_SWAB,      false, NOTHING_MISSING },
+	{ "sync",      CONV_SYNC,      false, NOTHING_MISSING },
+	{ "noerror",   CONV_NOERROR,   false, NOTHING_MISSING },
+	{ "notrunc",   CONV_NOTRUNC,   false, NOTHING_MISSING },
+	{ "excl",      CONV_EXCL,      false, NOTHING_MISSING },
+	{ "nocreat",   CONV_NOCREAT,   false, NOTHING_MISSING },
+	{ "fdatasync", CONV_FDATASYNC, false, NOTHING_MISSING },
+	{ "fsync",     CONV_FSYNC,     false, NOTHING_MISSING },
+	{ "verify",    CONV_VERIFY,    false, VERIFY_FEATURE },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 /* Shared by iflag= and oflag=; which side a flag may go on is checked
  * after parsing, as GNU does. */
 static const struct symbol flag_symbols[] = {
-	{ "append",      0, O_APPEND,    NULL },
-	{ "direct",      0, O_DIRECT,    IOFLAGS_FEATURE },
-	{ "directory",   0, O_DIRECTORY, IOFLAGS_FEATURE },
-	{ "dsync",       0, O_DSYNC,     IOFLAGS_FEATURE },
-	{ "sync",        0, O_SYNC,      IOFLAGS_FEATURE },
-	{ "nonblock",    0, O_NONBLOCK,  IOFLAGS_FEATURE },
-	{ "noatime",     0, O_NOATIME,   IOFLAGS_FEATURE },
-	{ "noctty",      0, O_NOCTTY,    IOFLAGS_FEATURE },
-	{ "nofollow",    0, O_NOFOLLOW,  IOFLAGS_FEATURE },
-	{ "nocache",     FLAG_NOCACHE,     0, NOCACHE_FEATURE },
-	{ "fullblock",   FLAG_FULLBLOCK,   0, NULL },
-	{ "count_bytes", FLAG_COUNT_BYTES, 0, NULL },
-	{ "skip_bytes",  FLAG_SKIP_BYTES,  0, NULL },
-	{ "seek_bytes",  FLAG_SEEK_BYTES,  0, NULL },
-	{ NULL, 0, 0, NULL }
+	{ "append",      O_APPEND,    true, NOTHING_MISSING },
+	{ "direct",      O_DIRECT,    true, IOFLAGS_FEATURE },
+	{ "directory",   O_DIRECTORY, true, IOFLAGS_FEATURE },
+	{ "dsync",       O_DSYNC,     true, IOFLAGS_FEATURE },
+	{ "sync",        O_SYNC,      true, IOFLAGS_FEATURE },
+	{ "nonblock",    O_NONBLOCK,  true, IOFLAGS_FEATURE },
+	{ "noatime",     O_NOATIME,   true, IOFLAGS_FEATURE },
+	{ "noctty",      O_NOCTTY,    true, IOFLAGS_FEATURE },
+	{ "nofollow",    O_NOFOLLOW,  true, IOFLAGS_FEATURE },
+	{ "nocache",     FLAG_NOCACHE,     false, NOCACHE_FEATURE },
+	{ "fullblock",   FLAG_FULLBLOCK,   false, NOTHING_MISSING },
+	{ "count_bytes", FLAG_COUNT_BYTES, false, NOTHING_MISSING },
+	{ "skip_bytes",  FLAG_SKIP_BYTES,  false, NOTHING_MISSING },
+	{ "seek_bytes",  FLAG_SEEK_BYTES,  false, NOTHING_MISSING },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 static const struct symbol status_symbols[] = {
-	{ "none",     STATUS_NONE,     0, NULL },
-	{ "noxfer",   STATUS_NOXFER,   0, NULL },
-	{ "progress", STATUS_PROGRESS, 0,
-	  ENABLE_FEATURE_DD_PROGRESS ? NULL : "FEATURE_DD_PROGRESS" },
-	{ NULL, 0, 0, NULL }
+	{ "none",     STATUS_NONE,     false, NOTHING_MISSING },
+	{ "noxfer",   STATUS_NOXFER,   false, NOTHING_MISSING },
+	{ "progress", STATUS_PROGRESS, false, PROGRESS_FEATURE },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 /* Does the comma-terminated word at str equal name? */
@@ -94,9 +120,9 @@ static void parse_symbols(const char *list, const struct symbol *table,
 		size_t len = comma ? (size_t)(comma - list) : strlen(list);
 		const struct symbol *sym = table;
 
-		while (sym->name && !word_is(list, len, sym->name))
+		while (sym->name[0] && !word_is(list, len, sym->name))
 			sym++;
-		if (!sym->name) {
+		if (!sym->name[0]) {
 			char *word = xmalloc(len + 1);
 			const char *quoted;
 
@@ -106,16 +132,16 @@ static void parse_symbols(const char *list, const struct symbol *table,
 			free_mapped(word);
 			bb_error_msg_and_usage("invalid %s: %s", noun, quoted);
 		}
-		if (sym->feature)
+		if (sym->missing)
 			bb_error_msg_and_die("%s '%s' is not supported in this build"
 					     " (%s is off)", noun, sym->name,
-					     sym->feature);
-		if (exclusive)
+					     feature_name(sym->missing));
+		if (sym->is_open_flag)
+			*open_flags |= (int)sym->value;
+		else if (exclusive)
 			*value = sym->value;
 		else
 			*value |= sym->value;
-		if (open_flags)
-			*open_flags |= sym->open_flag;
 		if (!comma)
 			break;
 		list = comma + 1;
