@@ -244,22 +244,21 @@ static void parse_count(struct head *h, const char *arg, int lines)
 static void parse_obsolete(struct head *h, const char *arg, int *headers)
 {
 	static const char num_digits[] = "0123456789";
+	/* Looked up rather than compared letter by letter, which gcc turns
+	 * into a jump table over the letters from b to v. */
+	static const char byte_units[] = "cbkm";
+	static const unsigned char byte_unit_shift[] = { 0, 9, 10, 20 };
 	size_t n = strspn(arg, num_digits);
 	char digits[32];
 	uint64_t mult = 1;
-	const char *p;
+	const char *p, *unit;
 
 	h->lines = 1;
 	for (p = arg + n; *p; p++) {
-		if (*p == 'c')
-			h->lines = 0, mult = 1;
-		else if (*p == 'b')
-			h->lines = 0, mult = 512;
-		else if (*p == 'k')
-			h->lines = 0, mult = 1024;
-		else if (*p == 'm')
-			h->lines = 0, mult = (uint64_t)1 << 20;
-		else if (*p == 'l')
+		if ((unit = strchr(byte_units, *p)) != NULL) {
+			h->lines = 0;
+			mult = (uint64_t)1 << byte_unit_shift[unit - byte_units];
+		} else if (*p == 'l')
 			h->lines = 1;
 		else if (*p == 'q')
 			*headers = 0;
