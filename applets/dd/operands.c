@@ -40,16 +40,19 @@ struct symbol {
 #define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NOTHING_MISSING : MISSING_VERIFY)
 #define PROGRESS_FEATURE (ENABLE_FEATURE_DD_PROGRESS ? NOTHING_MISSING : MISSING_PROGRESS)
 
-/* For "not supported in this build" messages. */
+/* For "not supported in this build" messages: only the names of the
+ * switches that are off are compiled in. */
 static const char *feature_name(unsigned char missing)
 {
-	switch (missing) {
-	case MISSING_CONV: return "FEATURE_DD_CONV";
-	case MISSING_IOFLAGS: return "FEATURE_DD_IOFLAGS";
-	case MISSING_NOCACHE: return "FEATURE_DD_NOCACHE";
-	case MISSING_VERIFY: return "FEATURE_DD_VERIFY";
-	default: return "FEATURE_DD_PROGRESS";
-	}
+	if (!ENABLE_FEATURE_DD_CONV && missing == MISSING_CONV)
+		return "FEATURE_DD_CONV";
+	if (!ENABLE_FEATURE_DD_IOFLAGS && missing == MISSING_IOFLAGS)
+		return "FEATURE_DD_IOFLAGS";
+	if (!ENABLE_FEATURE_DD_NOCACHE && missing == MISSING_NOCACHE)
+		return "FEATURE_DD_NOCACHE";
+	if (!ENABLE_FEATURE_DD_VERIFY && missing == MISSING_VERIFY)
+		return "FEATURE_DD_VERIFY";
+	return "FEATURE_DD_PROGRESS";
 }
 
 static const struct symbol conv_symbols[] = {
