@@ -243,16 +243,18 @@ static void parse_count(struct head *h, const char *arg, int lines)
  * a later l), l lines, q/v headers. */
 static void parse_obsolete(struct head *h, const char *arg, int *headers)
 {
-	static const char num_digits[] = "0123456789";
 	/* Looked up rather than compared letter by letter, which gcc turns
 	 * into a jump table over the letters from b to v. */
 	static const char byte_units[] = "cbkm";
 	static const unsigned char byte_unit_shift[] = { 0, 9, 10, 20 };
-	size_t n = strspn(arg, num_digits);
+	size_t n = 0;
 	char digits[32];
 	uint64_t mult = 1;
 	const char *p, *unit;
 
+	/* A loop, not strspn, which would be linked for this alone. */
+	while (arg[n] >= '0' && arg[n] <= '9')
+		n++;
 	h->lines = 1;
 	for (p = arg + n; *p; p++) {
 		if ((unit = strchr(byte_units, *p)) != NULL) {
