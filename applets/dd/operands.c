@@ -232,6 +232,18 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
 	opt->conv |= CONV_NOTRUNC;
 }
 
+static uint64_t parse_block_size(const char *val)
+{
+	return xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+}
+
+/* count=, skip= or seek=; *in_bytes says whether a 'B' made it bytes. */
+static uint64_t parse_count(const char *val, bool *in_bytes)
+{
+	*in_bytes = counts_bytes(val);
+	return xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+}
+
 void parse_operands(struct dd_options *opt, char **argv)
 {
 	uint64_t bs = 0, count = MAX_COUNT, skip = 0, seek = 0;
@@ -257,24 +269,21 @@ void parse_operands(struct dd_options *opt, char **argv)
 		else if (word_is(arg, len, "of"))
 			opt->output_path = val;
 		else if (word_is(arg, len, "bs"))
-			bs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+			bs = parse_block_size(val);
 		else if (word_is(arg, len, "ibs"))
-			opt->ibs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+			opt->ibs = parse_block_size(val);
 		else if (word_is(arg, len, "obs"))
-			opt->obs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+			opt->obs = parse_block_size(val);
 		else if (word_is(arg, len, "cbs"))
-			opt->cbs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+			opt->cbs = parse_block_size(val);
 		else if (word_is(arg, len, "count")) {
-			count = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			count_b = counts_bytes(val);
+			count = parse_count(val, &count_b);
 			opt->count_given = 1;
-		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek")) {
-			skip = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			skip_b = counts_bytes(val);
-		} else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek")) {
-			seek = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			seek_b = counts_bytes(val);
-		} else if (word_is(arg, len, "conv"))
+		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek"))
+			skip = parse_count(val, &skip_b);
+		else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek"))
+			seek = parse_count(val, &seek_b);
+		else if (word_is(arg, len, "conv"))
 			parse_symbols(val, conv_symbols, "conversion", 0,
 				      &opt->conv, NULL);
 		else if (word_is(arg, len, "iflag"))
