@@ -232,6 +232,28 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
 	opt->conv |= CONV_NOTRUNC;
 }
 
+/* The operand names, in the order of enum operand: looked up once,
+ * rather than compared one by one. */
+enum operand {
+	OPERAND_IF, OPERAND_OF, OPERAND_BS, OPERAND_IBS, OPERAND_OBS,
+	OPERAND_CBS, OPERAND_COUNT, OPERAND_SKIP, OPERAND_ISEEK, OPERAND_SEEK,
+	OPERAND_OSEEK, OPERAND_CONV, OPERAND_IFLAG, OPERAND_OFLAG,
+	OPERAND_BMAP, OPERAND_STATUS, UNKNOWN_OPERAND
+};
+static const char operand_names[][7] = {
+	"if", "of", "bs", "ibs", "obs", "cbs", "count", "skip", "iseek",
+	"seek", "oseek", "conv", "iflag", "oflag", "bmap", "status",
+};
+
+static enum operand find_operand(const char *name, size_t len)
+{
+	unsigned i = 0;
+
+	while (i < UNKNOWN_OPERAND && !word_is(name, len, operand_names[i]))
+		i++;
+	return (enum operand)i;
+}
+
 static uint64_t parse_block_size(const char *val)
 {
 	return xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
@@ -255,49 +277,48 @@ void parse_operands(struct dd_options *opt, char **argv)
 	for (; *argv; argv++) {
 		const char *arg = *argv;
 		const char *eq = strchr(arg, '=');
-		const char *val;
-		size_t len;
+		const char *val = NULL;
+		enum operand op = UNKNOWN_OPERAND;
 
-		if (!eq || eq == arg)
-			bb_error_msg_and_usage("unrecognized operand %s",
-					       quote_escaped(arg));
-		len = (size_t)(eq - arg);
-		val = eq + 1;
+		if (eq) {
+			op = find_operand(arg, (size_t)(eq - arg));
+			val = eq + 1;
+		}
 
-		if (word_is(arg, len, "if"))
+		if (op == OPERAND_IF)
 			opt->input_path = val;
-		else if (word_is(arg, len, "of"))
+		else if (op == OPERAND_OF)
 			opt->output_path = val;
-		else if (word_is(arg, len, "bs"))
+		else if (op == OPERAND_BS)
 			bs = parse_block_size(val);
-		else if (word_is(arg, len, "ibs"))
+		else if (op == OPERAND_IBS)
 			opt->ibs = parse_block_size(val);
-		else if (word_is(arg, len, "obs"))
+		else if (op == OPERAND_OBS)
 			opt->obs = parse_block_size(val);
-		else if (word_is(arg, len, "cbs"))
+		else if (op == OPERAND_CBS)
 			opt->cbs = parse_block_size(val);
-		else if (word_is(arg, len, "count")) {
+		else if (op == OPERAND_COUNT) {
 			count = parse_count(val, &count_b);
 			opt->count_given = 1;
-		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek"))
+		} else if (op == OPERAND_SKIP || op == OPERAND_ISEEK)
 			skip = parse_count(val, &skip_b);
-		else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek"))
+		else if (op == OPERAND_SEEK || op == OPERAND_OSEEK)
 			seek = parse_count(val, &seek_b);
-		else if (word_is(arg, len, "conv"))
+		else if (op == OPERAND_CONV)
 			parse_symbols(val, conv_symbols, "conversion", 0,
 				      &opt->conv, NULL);
-		else if (word_is(arg, len, "iflag"))
+		else if (op == OPERAND_IFLAG)
 			parse_symbols(val, flag_symbols, "input flag", 0,
 				      &opt->input_flags, &opt->input_open_flags);
-		else if (word_is(arg, len, "oflag"))
+		else if (op == OPERAND_OFLAG)
 			parse_symbols(val, flag_symbols, "output flag", 0,
 				      &opt->output_flags, &opt->output_open_flags);
-		else if (word_is(arg, len, "bmap")) {
+		else if (op == OPERAND_BMAP) {
 			if (!ENABLE_FEATURE_DD_BMAP)
 				bb_error_msg_and_die("operand 'bmap' is not supported"
 						     " in this build (FEATURE_DD_BMAP is off)");
 			opt->bmap_path = val;
-		} else if (word_is(arg, len, "status")) {
+		} else if (op == OPERAND_STATUS) {
 			unsigned level = STATUS_DEFAULT;
 			parse_symbols(val, status_symbols, "status level", 1,
 				      &level, NULL);
