@@ -61,7 +61,7 @@ struct head {
 
 static int read_error(struct head *h)
 {
-	bb_perror_msg("error reading %s", quote_always(h->name));
+	bb_perror_name("error reading %s", h->name);
 	return -1;
 }
 
@@ -333,7 +333,7 @@ int head_main(int argc, char **argv)
 		if (head_fd(&h, fd) != 0)
 			status = EXIT_FAILURE;
 		if (!is_stdin && close(fd) != 0) {
-			bb_perror_msg("failed to close %s", quote_always(*files));
+			bb_perror_name("failed to close %s", *files);
 			status = EXIT_FAILURE;
 		}
 	}

@@ -168,7 +168,7 @@ bool extend_after_final_hole(struct dd_run *run)
 	if (!run->final_op_was_seek)
 		return true;
 	if (fstat(run->out.fd, &st) != 0) {
-		bb_perror_msg("cannot fstat %s", quote_always(run->out.name));
+		bb_perror_name("cannot fstat %s", run->out.name);
 		run->exit_status = EXIT_FAILURE;
 		return false;
 	}
