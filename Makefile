@@ -94,9 +94,9 @@ endif
 OPT_SIZE := $(shell $(CC) -Oz -x c -c /dev/null -o /dev/null 2>/dev/null \
 	&& echo -Oz || echo -Os)
 # -malign-data=abi (gcc on x86 only, hence the probe): gcc otherwise
-# aligns every array of 32 bytes or more to 32 bytes, padding the
-# tables, option strings and messages; the psABI's alignment is enough
-# for arrays read with ordinary loads.
+# aligns large arrays beyond what the psABI asks, for vector loads, and
+# pads the tables, option strings and messages to get there; ordinary
+# loads need only the psABI's alignment.
 ALIGN_DATA := $(shell $(CC) -malign-data=abi -x c -c /dev/null -o /dev/null \
 	2>/dev/null && echo -malign-data=abi)
 ZB_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(OPT_SIZE) -Wall -Wextra \
