@@ -61,7 +61,7 @@ struct head {
 
 static int read_error(struct head *h)
 {
-	bb_perror_msg("error reading %s", quote_always(h->name));
+	bb_perror_name("error reading %s", h->name);
 	return -1;
 }
 
@@ -243,23 +243,24 @@ static void parse_count(struct head *h, const char *arg, int lines)
  * a later l), l lines, q/v headers. */
 static void parse_obsolete(struct head *h, const char *arg, int *headers)
 {
-	static const char num_digits[] = "0123456789";
-	size_t n = strspn(arg, num_digits);
+	/* Looked up rather than compared letter by letter, which gcc turns
+	 * into a jump table over the letters from b to v. */
+	static const char byte_units[] = "cbkm";
+	static const unsigned char byte_unit_shift[] = { 0, 9, 10, 20 };
+	size_t n = 0;
 	char digits[32];
 	uint64_t mult = 1;
-	const char *p;
+	const char *p, *unit;
 
+	/* A loop, not strspn, which would be linked for this alone. */
+	while (arg[n] >= '0' && arg[n] <= '9')
+		n++;
 	h->lines = 1;
 	for (p = arg + n; *p; p++) {
-		if (*p == 'c')
-			h->lines = 0, mult = 1;
-		else if (*p == 'b')
-			h->lines = 0, mult = 512;
-		else if (*p == 'k')
-			h->lines = 0, mult = 1024;
-		else if (*p == 'm')
-			h->lines = 0, mult = (uint64_t)1 << 20;
-		else if (*p == 'l')
+		if ((unit = strchr(byte_units, *p)) != NULL) {
+			h->lines = 0;
+			mult = (uint64_t)1 << byte_unit_shift[unit - byte_units];
+		} else if (*p == 'l')
 			h->lines = 1;
 		else if (*p == 'q')
 			*headers = 0;
@@ -332,7 +333,7 @@ int head_main(int argc, char **argv)
 		if (head_fd(&h, fd) != 0)
 			status = EXIT_FAILURE;
 		if (!is_stdin && close(fd) != 0) {
-			bb_perror_msg("failed to close %s", quote_always(*files));
+			bb_perror_name("failed to close %s", *files);
 			status = EXIT_FAILURE;
 		}
 	}

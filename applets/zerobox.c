@@ -35,7 +35,7 @@ struct applet {
 	const char *usage;      /* "Usage: NAME SYNOPSIS\n" and the rest */
 };
 
-/* Prototypes, usage_* texts, applets[] sorted by name, NUM_APPLETS. */
+/* Prototypes, USAGE_* texts, applets[] sorted by name, NUM_APPLETS. */
 #include "applet_tables.h"
 
 enum { EXIT_NOT_FOUND = 127 };

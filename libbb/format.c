@@ -120,7 +120,9 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			s = va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
-			n = prec < 0 ? strlen(s) : strnlen(s, (size_t)prec);
+			/* A loop rather than strnlen, linked for this alone. */
+			for (n = 0; s[n] && (prec < 0 || n < (size_t)prec); n++)
+				;
 			put_field(&o, s, n, width, left, 0);
 			continue;
 		case 'c':

@@ -181,12 +181,13 @@ char *format_double_g(char *buf, double value)
 	memcpy(&bits, &value, sizeof(bits));
 	e2 = (int)(bits >> 52 & 0x7ff);
 	m = bits & ((UINT64_C(1) << 52) - 1);
+	/* memcpy rather than strcpy, which links musl's stpcpy. */
 	if (e2 == 0x7ff) {
-		strcpy(buf, m ? "nan" : "inf");
+		memcpy(buf, m ? "nan" : "inf", 4);
 		return buf;
 	}
 	if (value == 0) {
-		strcpy(buf, "0");
+		memcpy(buf, "0", 2);
 		return buf;
 	}
 	if (e2)

@@ -203,11 +203,11 @@ void bb_error_msg_and_usage(const char *fmt, ...)
 	va_start(ap, fmt);
 	bb_verror_msg(0, fmt, ap);
 	va_end(ap);
-	if (bb_try_help_prefixed)
-		bb_error_msg("Try '%s --help' for more information.", applet_name);
-	else
-		bb_dprintf(STDERR_FILENO, "Try '%s --help' for more information.\n",
-			   applet_name);
+	/* One format for both forms; the message above ended any open
+	 * line already. */
+	bb_dprintf(STDERR_FILENO, "%s%sTry '%s --help' for more information.\n",
+		   bb_try_help_prefixed ? applet_name : "",
+		   bb_try_help_prefixed ? ": " : "", applet_name);
 	exit(xfunc_error_retval);
 }
 

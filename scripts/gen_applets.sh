@@ -176,27 +176,29 @@ END {
 		printf "int %s(int argc, char **argv);\n", main_fn[i] > hdr
 		# "Usage: NAME SYNOPSIS\n", then the other lines unless
 		# LONG_USAGE is off.
+		# A macro, not an array: a string literal is not padded to
+		# the alignment a large array gets.
 		syn = nusage[i] ? usage[i, 1] : ""
-		printf "static const char usage_%s[] =\n\t%s", ident(name[i]), \
+		printf "#define USAGE_%s \\\n\t%s", ident(name[i]), \
 			cstr("Usage: " name[i] (syn != "" ? " " syn : "")) > hdr
 		if (nusage[i] > 1) {
-			printf "\n\tIF_LONG_USAGE(" > hdr
+			printf " \\\n\tIF_LONG_USAGE(" > hdr
 			for (u = 2; u <= nusage[i]; u++)
 				if (usage_if[i, u] != "")
-					printf "\n\tIF_%s(%s)", usage_if[i, u], \
+					printf " \\\n\tIF_%s(%s)", usage_if[i, u], \
 						cstr(usage[i, u]) > hdr
 				else
-					printf "\n\t%s", cstr(usage[i, u]) > hdr
+					printf " \\\n\t%s", cstr(usage[i, u]) > hdr
 			printf ")" > hdr
 		}
-		print ";" > hdr
+		print "" > hdr
 		print "#endif" > hdr
 		printf "%s %s\n", name[i], s > lst
 	}
 	print "\nstatic const struct applet applets[] = {" > hdr
 	for (o = 1; o <= n; o++) {
 		i = order[o]
-		printf "#if ENABLE_%s\n\t{ \"%s\", %s, usage_%s },\n#endif\n", \
+		printf "#if ENABLE_%s\n\t{ \"%s\", %s, USAGE_%s },\n#endif\n", \
 			sym[i], name[i], main_fn[i], ident(name[i]) > hdr
 	}
 	print "\t/* Keeps the array non-empty when no applet is enabled. */" > hdr

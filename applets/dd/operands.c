@@ -12,66 +12,95 @@
 #define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
 #define MAX_COUNT ((uint64_t)INT64_MAX)
 
-struct symbol {
-	const char *name;
-	unsigned value;        /* CONV_*, FLAG_* or enum dd_status */
-	int open_flag;         /* iflag/oflag: the O_* it stands for */
-	const char *feature;   /* non-NULL: compiled out in this build */
+/* Room for the longest word, "count_bytes", and its NUL. */
+enum { SYMBOL_NAME_SIZE = 12 };
+
+/* The switch a word needs, when that switch is off in this build. */
+enum missing_feature {
+	NOTHING_MISSING,
+	MISSING_CONV,
+	MISSING_IOFLAGS,
+	MISSING_NOCACHE,
+	MISSING_VERIFY,
+	MISSING_PROGRESS,
 };
 
-/* Feature names for "not supported in this build" messages. */
-#define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NULL : "FEATURE_DD_CONV")
-#define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NULL : "FEATURE_DD_IOFLAGS")
-#define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NULL : "FEATURE_DD_NOCACHE")
-#define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NULL : "FEATURE_DD_VERIFY")
+/* Names inside the entries rather than pointed to, and the missing
+ * switch as a byte rather than its name: smaller tables. */
+struct symbol {
+	char name[SYMBOL_NAME_SIZE];
+	unsigned value;         /* CONV_*, FLAG_*, enum dd_status, or O_* */
+	bool is_open_flag;      /* iflag/oflag: value is an O_* flag */
+	unsigned char missing;  /* enum missing_feature */
+};
+
+#define CONV_FEATURE (ENABLE_FEATURE_DD_CONV ? NOTHING_MISSING : MISSING_CONV)
+#define IOFLAGS_FEATURE (ENABLE_FEATURE_DD_IOFLAGS ? NOTHING_MISSING : MISSING_IOFLAGS)
+#define NOCACHE_FEATURE (ENABLE_FEATURE_DD_NOCACHE ? NOTHING_MISSING : MISSING_NOCACHE)
+#define VERIFY_FEATURE (ENABLE_FEATURE_DD_VERIFY ? NOTHING_MISSING : MISSING_VERIFY)
+#define PROGRESS_FEATURE (ENABLE_FEATURE_DD_PROGRESS ? NOTHING_MISSING : MISSING_PROGRESS)
+
+/* For "not supported in this build" messages: only the names of the
+ * switches that are off are compiled in. */
+static const char *feature_name(unsigned char missing)
+{
+	if (!ENABLE_FEATURE_DD_CONV && missing == MISSING_CONV)
+		return "FEATURE_DD_CONV";
+	if (!ENABLE_FEATURE_DD_IOFLAGS && missing == MISSING_IOFLAGS)
+		return "FEATURE_DD_IOFLAGS";
+	if (!ENABLE_FEATURE_DD_NOCACHE && missing == MISSING_NOCACHE)
+		return "FEATURE_DD_NOCACHE";
+	if (!ENABLE_FEATURE_DD_VERIFY && missing == MISSING_VERIFY)
+		return "FEATURE_DD_VERIFY";
+	return "FEATURE_DD_PROGRESS";
+}
 
 static const struct symbol conv_symbols[] = {
-	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, 0, CONV_FEATURE },
-	{ "ebcdic",    CONV_EBCDIC | CONV_BLOCK,  0, CONV_FEATURE },
-	{ "ibm",       CONV_IBM | CONV_BLOCK,     0, CONV_FEATURE },
-	{ "block",     CONV_BLOCK,     0, CONV_FEATURE },
-	{ "unblock",   CONV_UNBLOCK,   0, CONV_FEATURE },
-	{ "lcase",     CONV_LCASE,     0, CONV_FEATURE },
-	{ "ucase",     CONV_UCASE,     0, CONV_FEATURE },
-	{ "sparse",    CONV_SPARSE,    0, CONV_FEATURE },
-	{ "swab",      CONV_SWAB,      0, NULL },
-	{ "sync",      CONV_SYNC,      0, NULL },
-	{ "noerror",   CONV_NOERROR,   0, NULL },
-	{ "notrunc",   CONV_NOTRUNC,   0, NULL },
-	{ "excl",      CONV_EXCL,      0, NULL },
-	{ "nocreat",   CONV_NOCREAT,   0, NULL },
-	{ "fdatasync", CONV_FDATASYNC, 0, NULL },
-	{ "fsync",     CONV_FSYNC,     0, NULL },
-	{ "verify",    CONV_VERIFY,    0, VERIFY_FEATURE },
-	{ NULL, 0, 0, NULL }
+	{ "ascii",     CONV_ASCII | CONV_UNBLOCK, false, CONV_FEATURE },
+	{ "ebcdic",    CONV_EBCDIC | CONV_BLOCK,  false, CONV_FEATURE },
+	{ "ibm",       CONV_IBM | CONV_BLOCK,     false, CONV_FEATURE },
+	{ "block",     CONV_BLOCK,     false, CONV_FEATURE },
+	{ "unblock",   CONV_UNBLOCK,   false, CONV_FEATURE },
+	{ "lcase",     CONV_LCASE,     false, CONV_FEATURE },
+	{ "ucase",     CONV_UCASE,     false, CONV_FEATURE },
+	{ "sparse",    CONV_SPARSE,    false, CONV_FEATURE },
+	{ "swab",      CONV_SWAB,      false, NOTHING_MISSING },
+	{ "sync",      CONV_SYNC,      false, NOTHING_MISSING },
+	{ "noerror",   CONV_NOERROR,   false, NOTHING_MISSING },
+	{ "notrunc",   CONV_NOTRUNC,   false, NOTHING_MISSING },
+	{ "excl",      CONV_EXCL,      false, NOTHING_MISSING },
+	{ "nocreat",   CONV_NOCREAT,   false, NOTHING_MISSING },
+	{ "fdatasync", CONV_FDATASYNC, false, NOTHING_MISSING },
+	{ "fsync",     CONV_FSYNC,     false, NOTHING_MISSING },
+	{ "verify",    CONV_VERIFY,    false, VERIFY_FEATURE },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 /* Shared by iflag= and oflag=; which side a flag may go on is checked
  * after parsing, as GNU does. */
 static const struct symbol flag_symbols[] = {
-	{ "append",      0, O_APPEND,    NULL },
-	{ "direct",      0, O_DIRECT,    IOFLAGS_FEATURE },
-	{ "directory",   0, O_DIRECTORY, IOFLAGS_FEATURE },
-	{ "dsync",       0, O_DSYNC,     IOFLAGS_FEATURE },
-	{ "sync",        0, O_SYNC,      IOFLAGS_FEATURE },
-	{ "nonblock",    0, O_NONBLOCK,  IOFLAGS_FEATURE },
-	{ "noatime",     0, O_NOATIME,   IOFLAGS_FEATURE },
-	{ "noctty",      0, O_NOCTTY,    IOFLAGS_FEATURE },
-	{ "nofollow",    0, O_NOFOLLOW,  IOFLAGS_FEATURE },
-	{ "nocache",     FLAG_NOCACHE,     0, NOCACHE_FEATURE },
-	{ "fullblock",   FLAG_FULLBLOCK,   0, NULL },
-	{ "count_bytes", FLAG_COUNT_BYTES, 0, NULL },
-	{ "skip_bytes",  FLAG_SKIP_BYTES,  0, NULL },
-	{ "seek_bytes",  FLAG_SEEK_BYTES,  0, NULL },
-	{ NULL, 0, 0, NULL }
+	{ "append",      O_APPEND,    true, NOTHING_MISSING },
+	{ "direct",      O_DIRECT,    true, IOFLAGS_FEATURE },
+	{ "directory",   O_DIRECTORY, true, IOFLAGS_FEATURE },
+	{ "dsync",       O_DSYNC,     true, IOFLAGS_FEATURE },
+	{ "sync",        O_SYNC,      true, IOFLAGS_FEATURE },
+	{ "nonblock",    O_NONBLOCK,  true, IOFLAGS_FEATURE },
+	{ "noatime",     O_NOATIME,   true, IOFLAGS_FEATURE },
+	{ "noctty",      O_NOCTTY,    true, IOFLAGS_FEATURE },
+	{ "nofollow",    O_NOFOLLOW,  true, IOFLAGS_FEATURE },
+	{ "nocache",     FLAG_NOCACHE,     false, NOCACHE_FEATURE },
+	{ "fullblock",   FLAG_FULLBLOCK,   false, NOTHING_MISSING },
+	{ "count_bytes", FLAG_COUNT_BYTES, false, NOTHING_MISSING },
+	{ "skip_bytes",  FLAG_SKIP_BYTES,  false, NOTHING_MISSING },
+	{ "seek_bytes",  FLAG_SEEK_BYTES,  false, NOTHING_MISSING },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 static const struct symbol status_symbols[] = {
-	{ "none",     STATUS_NONE,     0, NULL },
-	{ "noxfer",   STATUS_NOXFER,   0, NULL },
-	{ "progress", STATUS_PROGRESS, 0,
-	  ENABLE_FEATURE_DD_PROGRESS ? NULL : "FEATURE_DD_PROGRESS" },
-	{ NULL, 0, 0, NULL }
+	{ "none",     STATUS_NONE,     false, NOTHING_MISSING },
+	{ "noxfer",   STATUS_NOXFER,   false, NOTHING_MISSING },
+	{ "progress", STATUS_PROGRESS, false, PROGRESS_FEATURE },
+	{ "", 0, false, NOTHING_MISSING }
 };
 
 /* Does the comma-terminated word at str equal name? */
@@ -94,9 +123,9 @@ static void parse_symbols(const char *list, const struct symbol *table,
 		size_t len = comma ? (size_t)(comma - list) : strlen(list);
 		const struct symbol *sym = table;
 
-		while (sym->name && !word_is(list, len, sym->name))
+		while (sym->name[0] && !word_is(list, len, sym->name))
 			sym++;
-		if (!sym->name) {
+		if (!sym->name[0]) {
 			char *word = xmalloc(len + 1);
 			const char *quoted;
 
@@ -106,16 +135,16 @@ static void parse_symbols(const char *list, const struct symbol *table,
 			free_mapped(word);
 			bb_error_msg_and_usage("invalid %s: %s", noun, quoted);
 		}
-		if (sym->feature)
+		if (sym->missing)
 			bb_error_msg_and_die("%s '%s' is not supported in this build"
 					     " (%s is off)", noun, sym->name,
-					     sym->feature);
-		if (exclusive)
+					     feature_name(sym->missing));
+		if (sym->is_open_flag)
+			*open_flags |= (int)sym->value;
+		else if (exclusive)
 			*value = sym->value;
 		else
 			*value |= sym->value;
-		if (open_flags)
-			*open_flags |= sym->open_flag;
 		if (!comma)
 			break;
 		list = comma + 1;
@@ -166,11 +195,14 @@ static void check_conflicts(struct dd_options *opt)
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		bb_error_msg_and_die("cannot combine direct and nocache");
 	/* verify reads back the range just written: not an appended end,
-	 * nor holes that leave the old bytes. */
-	if ((opt->conv & CONV_VERIFY) && (opt->output_open_flags & O_APPEND))
-		bb_error_msg_and_die("cannot combine verify and oflag=append");
-	if ((opt->conv & CONV_VERIFY) && (opt->conv & CONV_SPARSE))
-		bb_error_msg_and_die("cannot combine verify and sparse");
+	 * nor holes that leave the old bytes.  (Without the feature, the
+	 * word was refused already; the test lets the checks compile out.) */
+	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)) {
+		if (opt->output_open_flags & O_APPEND)
+			bb_error_msg_and_die("cannot combine verify and oflag=append");
+		if (opt->conv & CONV_SPARSE)
+			bb_error_msg_and_die("cannot combine verify and sparse");
+	}
 }
 
 /*
@@ -200,6 +232,40 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
 	opt->conv |= CONV_NOTRUNC;
 }
 
+/* The operand names, in the order of enum operand: looked up once,
+ * rather than compared one by one. */
+enum operand {
+	OPERAND_IF, OPERAND_OF, OPERAND_BS, OPERAND_IBS, OPERAND_OBS,
+	OPERAND_CBS, OPERAND_COUNT, OPERAND_SKIP, OPERAND_ISEEK, OPERAND_SEEK,
+	OPERAND_OSEEK, OPERAND_CONV, OPERAND_IFLAG, OPERAND_OFLAG,
+	OPERAND_BMAP, OPERAND_STATUS, UNKNOWN_OPERAND
+};
+static const char operand_names[][7] = {
+	"if", "of", "bs", "ibs", "obs", "cbs", "count", "skip", "iseek",
+	"seek", "oseek", "conv", "iflag", "oflag", "bmap", "status",
+};
+
+static enum operand find_operand(const char *name, size_t len)
+{
+	unsigned i = 0;
+
+	while (i < UNKNOWN_OPERAND && !word_is(name, len, operand_names[i]))
+		i++;
+	return (enum operand)i;
+}
+
+static uint64_t parse_block_size(const char *val)
+{
+	return xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
+}
+
+/* count=, skip= or seek=; *in_bytes says whether a 'B' made it bytes. */
+static uint64_t parse_count(const char *val, bool *in_bytes)
+{
+	*in_bytes = counts_bytes(val);
+	return xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
+}
+
 void parse_operands(struct dd_options *opt, char **argv)
 {
 	uint64_t bs = 0, count = MAX_COUNT, skip = 0, seek = 0;
@@ -211,52 +277,48 @@ void parse_operands(struct dd_options *opt, char **argv)
 	for (; *argv; argv++) {
 		const char *arg = *argv;
 		const char *eq = strchr(arg, '=');
-		const char *val;
-		size_t len;
+		const char *val = NULL;
+		enum operand op = UNKNOWN_OPERAND;
 
-		if (!eq || eq == arg)
-			bb_error_msg_and_usage("unrecognized operand %s",
-					       quote_escaped(arg));
-		len = (size_t)(eq - arg);
-		val = eq + 1;
+		if (eq) {
+			op = find_operand(arg, (size_t)(eq - arg));
+			val = eq + 1;
+		}
 
-		if (word_is(arg, len, "if"))
+		if (op == OPERAND_IF)
 			opt->input_path = val;
-		else if (word_is(arg, len, "of"))
+		else if (op == OPERAND_OF)
 			opt->output_path = val;
-		else if (word_is(arg, len, "bs"))
-			bs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
-		else if (word_is(arg, len, "ibs"))
-			opt->ibs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
-		else if (word_is(arg, len, "obs"))
-			opt->obs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
-		else if (word_is(arg, len, "cbs"))
-			opt->cbs = xparse_size(val, dd_size_suffixes, 1, MAX_BLOCK_SIZE);
-		else if (word_is(arg, len, "count")) {
-			count = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			count_b = counts_bytes(val);
+		else if (op == OPERAND_BS)
+			bs = parse_block_size(val);
+		else if (op == OPERAND_IBS)
+			opt->ibs = parse_block_size(val);
+		else if (op == OPERAND_OBS)
+			opt->obs = parse_block_size(val);
+		else if (op == OPERAND_CBS)
+			opt->cbs = parse_block_size(val);
+		else if (op == OPERAND_COUNT) {
+			count = parse_count(val, &count_b);
 			opt->count_given = 1;
-		} else if (word_is(arg, len, "skip") || word_is(arg, len, "iseek")) {
-			skip = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			skip_b = counts_bytes(val);
-		} else if (word_is(arg, len, "seek") || word_is(arg, len, "oseek")) {
-			seek = xparse_size(val, dd_size_suffixes, 0, MAX_COUNT);
-			seek_b = counts_bytes(val);
-		} else if (word_is(arg, len, "conv"))
+		} else if (op == OPERAND_SKIP || op == OPERAND_ISEEK)
+			skip = parse_count(val, &skip_b);
+		else if (op == OPERAND_SEEK || op == OPERAND_OSEEK)
+			seek = parse_count(val, &seek_b);
+		else if (op == OPERAND_CONV)
 			parse_symbols(val, conv_symbols, "conversion", 0,
 				      &opt->conv, NULL);
-		else if (word_is(arg, len, "iflag"))
+		else if (op == OPERAND_IFLAG)
 			parse_symbols(val, flag_symbols, "input flag", 0,
 				      &opt->input_flags, &opt->input_open_flags);
-		else if (word_is(arg, len, "oflag"))
+		else if (op == OPERAND_OFLAG)
 			parse_symbols(val, flag_symbols, "output flag", 0,
 				      &opt->output_flags, &opt->output_open_flags);
-		else if (word_is(arg, len, "bmap")) {
+		else if (op == OPERAND_BMAP) {
 			if (!ENABLE_FEATURE_DD_BMAP)
 				bb_error_msg_and_die("operand 'bmap' is not supported"
 						     " in this build (FEATURE_DD_BMAP is off)");
 			opt->bmap_path = val;
-		} else if (word_is(arg, len, "status")) {
+		} else if (op == OPERAND_STATUS) {
 			unsigned level = STATUS_DEFAULT;
 			parse_symbols(val, status_symbols, "status level", 1,
 				      &level, NULL);
@@ -293,7 +355,7 @@ void parse_operands(struct dd_options *opt, char **argv)
 			    &opt->max_records, &opt->max_bytes);
 
 	check_conflicts(opt);
-	if (opt->bmap_path)
+	if (ENABLE_FEATURE_DD_BMAP && opt->bmap_path)
 		check_bmap_conflicts(opt, skip, count);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */

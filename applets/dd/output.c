@@ -168,15 +168,16 @@ bool extend_after_final_hole(struct dd_run *run)
 	if (!run->final_op_was_seek)
 		return true;
 	if (fstat(run->out.fd, &st) != 0) {
-		bb_perror_msg("cannot fstat %s", quote_always(run->out.name));
+		bb_perror_name("cannot fstat %s", run->out.name);
 		run->exit_status = EXIT_FAILURE;
 		return false;
 	}
 	end = lseek(run->out.fd, 0, SEEK_CUR);
 	if (S_ISREG(st.st_mode) && end > st.st_size
 	    && ftruncate(run->out.fd, end) != 0) {
-		bb_perror_msg("failed to truncate to %lld bytes in output file %s",
-			      (long long)end, quote_always(run->out.name));
+		/* end is positive here; %llu shares ends.c's message. */
+		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
+			      (unsigned long long)end, quote_always(run->out.name));
 		run->exit_status = EXIT_FAILURE;
 		return false;
 	}

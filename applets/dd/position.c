@@ -36,7 +36,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	if (input) {
 		n = read_record(run, size, &got);
 		if (n < 0) {
-			bb_perror_msg("error reading %s", quote_always(run->in.name));
+			bb_perror_name("error reading %s", run->in.name);
 			if (run->opt->conv & CONV_NOERROR)
 				print_summary(run);
 			die_with_summary(run);

@@ -60,7 +60,7 @@ static bool handle_read_error(struct dd_run *run, size_t partread,
 	bool go_on = (opt->conv & CONV_NOERROR) && errno != EISDIR;
 
 	if (!go_on || opt->status != STATUS_NONE)
-		bb_perror_msg("error reading %s", quote_always(run->in.name));
+		bb_perror_name("error reading %s", run->in.name);
 	if (!go_on)
 		return false;
 	print_summary(run);

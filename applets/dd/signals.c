@@ -72,7 +72,8 @@ void process_signals(struct dd_run *run)
 
 			interrupt_signal = 0;
 			print_summary(run);
-			signal(sig, SIG_DFL);
+			/* SA_RESETHAND restored the default action when the
+			 * handler ran, so this kills as the signal would. */
 			raise(sig);
 			continue;
 		}
