@@ -10,7 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <stdio.h>	/* rename */
 #include <string.h>
 #include <unistd.h>
 
@@ -168,104 +168,64 @@ int mapfile_parse_end(struct mapfile_parser *p)
 
 /* ---- saving -------------------------------------------------------- */
 
-struct out {
-	int fd, err;
-	size_t len;
-	char buf[2048];
-};
-
-static void flush(struct out *o)
-{
-	if (o->len && !o->err && full_write(o->fd, o->buf, o->len) != (ssize_t)o->len)
-		o->err = errno ? errno : EIO;
-	o->len = 0;
-}
-
-static void put(struct out *o, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (o->len + n > sizeof(o->buf))
-		flush(o);
-	if (n > sizeof(o->buf))
-		n = sizeof(o->buf);
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-/* "0x" and at least 8 upper-case hex digits, as GNU writes them. */
-static void put_hex(struct out *o, uint64_t v, const char *after)
-{
-	char tmp[24], *end = tmp + sizeof(tmp) - 1, *p = end;
-
-	*end = '\0';
-	do {
-		*--p = "0123456789ABCDEF"[v & 15];
-		v >>= 4;
-	} while (v || end - p < 8);
-	*--p = 'x';
-	*--p = '0';
-	put(o, p);
-	put(o, after);
-}
+/* Lines are formatted into a buffer written whenever less than a block
+ * line's room (42 bytes) is left; the header, with the command line cut
+ * to COMMAND_LINE_MAX, always fits. */
+enum { SAVE_BUF = 4096, LINE_ROOM = 64, COMMAND_LINE_MAX = 2048 };
 
 int mapfile_save(const char *name, const struct mapfile_status *st)
 {
-	size_t len = strlen(name), i;
-	char *tmp = try_malloc(len + 5);
-	struct out *o = try_malloc(sizeof(*o));
-	char line[48];
-	int err = 0;
+	size_t tmp_size = strlen(name) + 5, len, i = 0;
+	/* The buffer, then the temporary file's name. */
+	char *buf = try_malloc(SAVE_BUF + tmp_size), *tmp = buf + SAVE_BUF;
+	int fd, err = 0;
 
-	if (!tmp || !o) {
-		free_mapped(tmp);
+	if (!buf) {
 		errno = ENOMEM;
 		return -1;
 	}
-	memcpy(tmp, name, len);
-	memcpy(tmp + len, ".tmp", 5);
-	o->err = 0;
-	o->len = 0;
-	o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (o->fd < 0) {
+	bb_format(tmp, tmp_size, "%s.tmp", name);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0) {
 		err = errno;
 		goto out;
 	}
-	put(o, "# Mapfile. Created by zerobox ddrescue\n# Command line: ");
-	put(o, st->command_line);
-	put(o, "\n# ");
-	put(o, st->phase);
-	put(o, "\n# current_pos  current_status  current_pass\n");
-	put_hex(o, st->cur_pos, "     ");
-	bb_format(line, sizeof(line), "%c               %d\n", st->cur_status,
-		  st->cur_pass);
-	put(o, line);
-	put(o, "#      pos        size  status\n");
-	for (i = 0; i < map_count(); i++) {
+	/* Hex with at least 8 upper-case digits, as GNU writes it. */
+	len = bb_format(buf, SAVE_BUF,
+			"# Mapfile. Created by zerobox ddrescue\n"
+			"# Command line: %.*s\n# %s\n"
+			"# current_pos  current_status  current_pass\n"
+			"0x%08llX     %c               %d\n"
+			"#      pos        size  status\n",
+			COMMAND_LINE_MAX, st->command_line, st->phase,
+			(unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
+	for (;;) {
 		uint64_t pos, size;
 		int s;
 
-		map_block(i, &pos, &size, &s);
-		put_hex(o, pos, "  ");
-		put_hex(o, size, "  ");
-		line[0] = (char)s;
-		line[1] = '\n';
-		line[2] = '\0';
-		put(o, line);
+		if (len > SAVE_BUF - LINE_ROOM || i == map_count()) {
+			if (full_write(fd, buf, len) != (ssize_t)len) {
+				err = errno;
+				break;
+			}
+			len = 0;
+		}
+		if (i == map_count())
+			break;
+		map_block(i++, &pos, &size, &s);
+		len += bb_format(buf + len, SAVE_BUF - len, "0x%08llX  0x%08llX  %c\n",
+				 (unsigned long long)pos, (unsigned long long)size, s);
 	}
-	flush(o);
-	err = o->err;
-	if (!err && fsync(o->fd))
+	if (!err && fsync(fd))
 		err = errno;
-	if (close(o->fd) && !err)
+	if (close(fd) && !err)
 		err = errno;
 	if (!err && rename(tmp, name))
 		err = errno;
 	if (err)
 		unlink(tmp);
 out:
-	free_mapped(tmp);
-	free_mapped(o);
+	free_mapped(buf);
 	errno = err;
 	return err ? -1 : 0;
 }
