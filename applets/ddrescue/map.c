@@ -77,7 +77,8 @@ int map_set(uint64_t a, uint64_t b, int st)
 {
 	uint64_t new_start[3];
 	unsigned char new_status[3];
-	size_t first, last, n = 0, old, k;
+	size_t first, last, n = 0, old;
+	int before;
 
 	if (b > map_end())
 		b = map_end();
@@ -86,44 +87,32 @@ int map_set(uint64_t a, uint64_t b, int st)
 	first = find(a);
 	last = find(b - 1);
 	/* The blocks first..last become: what is left of first before a,
-	 * [a, b), what is left of last after b. */
+	 * [a, b), what is left of last after b; a piece with the status of
+	 * the one before it (the block before first, for the first piece)
+	 * merges into it, and so does the block after last. */
+	before = first ? status[first - 1] : -1;
 	if (start[first] < a) {
 		new_start[n] = start[first];
-		new_status[n++] = status[first];
+		new_status[n++] = (unsigned char)(before = status[first]);
 	}
-	new_start[n] = a;
-	new_status[n++] = (unsigned char)st;
-	if (b < start[last + 1]) {
+	if (st != before) {
+		new_start[n] = a;
+		new_status[n++] = (unsigned char)(before = st);
+	}
+	if (b < start[last + 1] && status[last] != before) {
 		new_start[n] = b;
-		new_status[n++] = status[last];
+		new_status[n++] = (unsigned char)(before = status[last]);
 	}
-	/* Merge with the neighbours, and among themselves. */
-	if (first > 0 && status[first - 1] == new_status[0]) {
-		first--;
-		new_start[0] = start[first];
-	}
-	if (last + 1 < count && status[last + 1] == new_status[n - 1])
+	if (last + 1 < count && status[last + 1] == before)
 		last++;
-	for (k = 1; k < n;) {
-		if (new_status[k] == new_status[k - 1]) {
-			memmove(new_start + k, new_start + k + 1, (n - k - 1) * sizeof(*new_start));
-			memmove(new_status + k, new_status + k + 1, n - k - 1);
-			n--;
-		} else {
-			k++;
-		}
-	}
 	old = last - first + 1;
 	if (count - old + n > capacity)
 		return -1;
-	if (n != old) {
-		memmove(start + first + n, start + last + 1,
-			(count - last) * sizeof(*start));
-		memmove(status + first + n, status + last + 1, count - last - 1);
-		count = count - old + n;
-	}
+	memmove(start + first + n, start + last + 1, (count - last) * sizeof(*start));
+	memmove(status + first + n, status + last + 1, count - last - 1);
 	memcpy(start + first, new_start, n * sizeof(*start));
 	memcpy(status + first, new_status, n);
+	count = count - old + n;
 	return 0;
 }
 
