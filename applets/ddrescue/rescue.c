@@ -307,22 +307,17 @@ static void begin(int status, int pass, const char *what)
 
 int rescue_run(struct rescue *rescue)
 {
-	static const char copying[] = "Copying non-tried blocks...";
 	int pass;
 
 	r = rescue;
 	rate_ns = last_save_ns = last_progress_ns = monotonic_ns();
-	/* A resumed rescue goes on from the copying pass it was in. */
-	if (cur_pass <= 1) {
-		begin(ST_NONTRIED, 1, copying);
-		copy_pass(false, true);
+	/* Pass 1 forwards and 2 backwards, skipping after errors; 3
+	 * forwards without.  A resumed rescue goes on from the copying
+	 * pass it was in (cur_pass, 1 unless rescue_resume_at said). */
+	for (pass = cur_pass; pass <= 3; pass++) {
+		begin(ST_NONTRIED, pass, "Copying non-tried blocks...");
+		copy_pass(pass == 2, pass < 3);
 	}
-	if (cur_pass <= 2) {
-		begin(ST_NONTRIED, 2, copying);
-		copy_pass(true, true);
-	}
-	begin(ST_NONTRIED, 3, copying);
-	copy_pass(false, false);
 	if (!r->no_trim) {
 		begin(ST_NONTRIMMED, 1, "Trimming failed blocks...");
 		trim();
