@@ -16,7 +16,9 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "libbb.h"
@@ -55,7 +57,9 @@ static void progress(bool last)
 	char line[200];
 	uint64_t now = monotonic_ns(), errsize = 0;
 	size_t areas = 0, n;
-	bool tty = isatty(STDOUT_FILENO);
+	struct winsize ws;
+	/* isatty() as musl has it, through the ioctl() libbb links anyway */
+	bool tty = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0;
 	const char *bad = "*/-";
 
 	if (r->quiet)
@@ -101,7 +105,7 @@ static void tick(void)
 			bb_error_msg("interrupted by signal %d", sig);
 		signal(sig, SIG_DFL);
 		raise(sig);
-		_exit(128 + sig);
+		_Exit(128 + sig);
 	}
 	if (now - last_progress_ns >= PROGRESS_NS) {
 		last_progress_ns = now;
