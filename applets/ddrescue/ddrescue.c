@@ -52,22 +52,23 @@
  * in well under a MiB (pages are touched only as blocks are added). */
 enum { MAX_BLOCKS = 1 << 16 };
 
-/* GNU ddrescue's options that this one does not have. */
-static const char unsupported[] = "aABCeEFGHIJKLmMOpPRStTuwWxXy";
-
 static const char longopts[] =
 	"bsector-size\0" "ccluster-size\0" "didirect\0" "Dodirect\0"
 	"fforce\0" "iinput-position\0" "ooutput-position\0" "ssize\0"
 	"nno-scrape\0" "Nno-trim\0" "rretry-passes\0" "qquiet\0"
 	"vverbose\0" "Vversion\0";
 
-/* A number with GNU ddrescue's multipliers; s is the sector size. */
-static uint64_t number(const char *arg, int opt, uint64_t sector, uint64_t max)
+/* A number with GNU ddrescue's multipliers; sector is what "s" means.
+ * No arg (the option was not given): dflt. */
+static uint64_t number(const char *arg, int opt, uint64_t sector, uint64_t max,
+		       uint64_t dflt)
 {
 	static const char letters[] = "kMGTPE";
 	const char *s = arg, *l;
 	uint64_t v, mul = 1;
 
+	if (!arg)
+		return dflt;
 	if (parse_cxx_integer(&s, &v))
 		goto bad;
 	if (*s && (l = strchr(letters, *s == 'K' ? 'k' : *s)) != NULL) {
@@ -168,77 +169,78 @@ static char *join_args(int argc, char **argv)
 
 int ddrescue_main(int argc, char **argv)
 {
-	const char *arg_i = NULL, *arg_o = NULL, *arg_s = NULL, *arg_c = NULL;
+	/* Each option's argument by its letter ("" for a flag), NULL for
+	 * an option not given. */
+	const char *given[128] = { NULL };
 	struct rescue r;
 	struct io_end in;
 	struct lazy_buffer buf = { NULL, 0 };
 	struct stat out_st;
 	struct sigaction sa;
-	bool force = false, idirect = false, odirect = false, out_exists;
-	uint64_t size = UINT64_MAX, insize;
+	bool out_exists;
+	uint64_t size, insize;
 	int c, fd;
 
 	memset(&r, 0, sizeof(r));
 	r.sector = 512;
-	while ((c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
-			      longopts)) != -1) {
-		switch (c) {
-		case 'b': r.sector = number(optarg, c, 1, 1 << 20); break;
-		case 'c': arg_c = optarg; break;
-		case 'd': idirect = true; break;
-		case 'D': odirect = true; break;
-		case 'f': force = true; break;
-		case 'i': arg_i = optarg; break;
-		case 'o': arg_o = optarg; break;
-		case 's': arg_s = optarg; break;
-		case 'n': r.no_scrape = true; break;
-		case 'N': r.no_trim = true; break;
-		case 'q': r.quiet = true; break;
-		case 'v': r.verbose = true; break;
-		case 'V': bb_print_version(); return 0;
-		case 'r':
-			r.retry_passes = strcmp(optarg, "-1") ? (int)number(optarg, c, 1, INT_MAX)
-							      : INT_MAX;
+	for (;;) {
+		optarg = "";
+		c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
+			      longopts);
+		if (c < 0)
 			break;
-		default:
-			if (c > 0 && c < 128 && strchr(unsupported, c))
-				bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
-			bb_error_msg_and_usage("invalid option");
+		if (c == 'V') {
+			bb_print_version();
+			return 0;
 		}
+		/* The rest of the option string is GNU's options it lacks. */
+		if (!strchr("bcdDfiosnNrqv", c))
+			bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
+		given[c] = optarg;
+		/* -b and -r are checked as they come; the numbers that may
+		 * count in sectors once -b is known. */
+		if (c == 'b')
+			r.sector = number(optarg, c, 1, 1 << 20, 0);
+		if (c == 'r')
+			r.retry_passes = strcmp(optarg, "-1") ? (int)number(optarg, c, 1, INT_MAX, 0)
+							      : INT_MAX;
 	}
+	r.no_scrape = given['n'];
+	r.no_trim = given['N'];
+	r.quiet = given['q'];
+	r.verbose = given['v'];
 	if (!r.sector)
 		bb_error_msg_and_usage("invalid sector size 0");
-	r.cluster = (arg_c ? number(arg_c, 'c', 1, (64 << 20) / r.sector) : 128) * r.sector;
+	r.cluster = number(given['c'], 'c', 1, (64 << 20) / r.sector, 128) * r.sector;
 	if (!r.cluster)
 		bb_error_msg_and_usage("invalid cluster size 0");
-	r.ipos = arg_i ? number(arg_i, 'i', r.sector, INT64_MAX) : 0;
-	r.opos = arg_o ? number(arg_o, 'o', r.sector, INT64_MAX) : r.ipos;
-	if (arg_s)
-		size = number(arg_s, 's', r.sector, INT64_MAX);
+	r.ipos = number(given['i'], 'i', r.sector, INT64_MAX, 0);
+	r.opos = number(given['o'], 'o', r.sector, INT64_MAX, r.ipos);
+	size = number(given['s'], 's', r.sector, INT64_MAX, UINT64_MAX);
 	if (argc - optind < 2 || argc - optind > 3)
 		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
 				       : "too many files");
 	r.in_name = argv[optind];
 	r.out_name = argv[optind + 1];
 	r.map_name = argv[optind + 2];
-	if (idirect && (r.ipos % r.sector || (arg_s && size % r.sector)))
+	if (given['d'] && (r.ipos % r.sector || (given['s'] && size % r.sector)))
 		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
-	if (odirect && (r.opos % r.sector || (arg_s && size % r.sector)))
+	if (given['D'] && (r.opos % r.sector || (given['s'] && size % r.sector)))
 		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
 
-	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (idirect ? O_DIRECT : 0));
+	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
 	if (fd < 0)
 		bb_perror_msg_and_die("cannot open %s", quote_always(r.in_name));
 	io_end_learn(&in, fd, r.in_name);
 	r.in_fd = fd;
-	if (!in.size_known && !arg_s)
+	if (!in.size_known && !given['s'])
 		bb_error_msg_and_die("the size of %s is unknown; give it with -s",
 				     quote_always(r.in_name));
 	insize = in.size_known ? in.size : r.ipos + size;
 	out_exists = stat(r.out_name, &out_st) == 0;
 	if (out_exists && same_file(&out_st, &in.st))
 		bb_error_msg_and_die("input and output are the same file");
-	if (out_exists && !S_ISREG(out_st.st_mode) && !force)
+	if (out_exists && !S_ISREG(out_st.st_mode) && !given['f'])
 		bb_error_msg_and_die("output %s is not a regular file; use -f to write to it",
 				     quote_always(r.out_name));
 	if (map_init(MAX_BLOCKS))
@@ -261,7 +263,7 @@ int ddrescue_main(int argc, char **argv)
 		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r.cluster);
 	r.buf = buf.data;
 
-	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (odirect ? O_DIRECT : 0), 0666);
+	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
 	if (fd < 0)
 		bb_perror_msg_and_die("cannot open %s", quote_always(r.out_name));
 	r.out_fd = fd;
