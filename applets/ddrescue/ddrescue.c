@@ -95,6 +95,13 @@ bad:
 	bb_error_msg_and_usage("invalid number for -%c: %s", opt, quote_escaped(arg));
 }
 
+/* "message naming 'name'", then exit 1 (the errno ones are
+ * exit(bb_perror_name(...))). */
+BB_NORETURN static void die_about(const char *fmt, const char *name)
+{
+	bb_error_msg_and_die(fmt, quote_always(name));
+}
+
 static void on_signal(int sig)
 {
 	rescue_stop_signal = sig;
@@ -118,11 +125,11 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return;
-		bb_perror_msg_and_die("cannot open mapfile %s", quote_always(name));
+		exit(bb_perror_name("cannot open mapfile %s", name));
 	}
 	if (!fstat(fd, &st)) {
 		if (same_file(&st, in_st))
-			bb_error_msg_and_die("mapfile %s is the input", quote_always(name));
+			die_about("mapfile %s is the input", name);
 		if (S_ISBLK(in_st->st_mode) && st.st_dev == in_st->st_rdev)
 			bb_error_msg("warning: mapfile %s is on the disk being rescued",
 				     quote_always(name));
@@ -132,7 +139,7 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 		if (mapfile_parse_feed(&p, chunk, (size_t)n))
 			break;
 	if (n < 0)
-		bb_perror_msg_and_die("error reading mapfile %s", quote_always(name));
+		exit(bb_perror_name("error reading mapfile %s", name));
 	if (p.error || mapfile_parse_end(&p)) {
 		xfunc_error_retval = 2;
 		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
@@ -177,7 +184,7 @@ int ddrescue_main(int argc, char **argv)
 	struct lazy_buffer buf = { NULL, 0 };
 	struct stat out_st;
 	struct sigaction sa;
-	bool out_exists;
+	bool out_exists, unaligned = false;
 	uint64_t size, insize;
 	int c, fd;
 
@@ -223,26 +230,27 @@ int ddrescue_main(int argc, char **argv)
 	r.in_name = argv[optind];
 	r.out_name = argv[optind + 1];
 	r.map_name = argv[optind + 2];
-	if (given['d'] && (r.ipos % r.sector || (given['s'] && size % r.sector)))
+	/* O_DIRECT reads and writes whole sectors only (no -s: to the end) */
+	if (given['s'])
+		unaligned = size % r.sector;
+	if (given['d'] && (r.ipos % r.sector || unaligned))
 		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
-	if (given['D'] && (r.opos % r.sector || (given['s'] && size % r.sector)))
+	if (given['D'] && (r.opos % r.sector || unaligned))
 		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
 
 	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
 	if (fd < 0)
-		bb_perror_msg_and_die("cannot open %s", quote_always(r.in_name));
+		exit(bb_perror_name("cannot open %s", r.in_name));
 	io_end_learn(&in, fd, r.in_name);
 	r.in_fd = fd;
 	if (!in.size_known && !given['s'])
-		bb_error_msg_and_die("the size of %s is unknown; give it with -s",
-				     quote_always(r.in_name));
+		die_about("the size of %s is unknown; give it with -s", r.in_name);
 	insize = in.size_known ? in.size : r.ipos + size;
 	out_exists = stat(r.out_name, &out_st) == 0;
 	if (out_exists && same_file(&out_st, &in.st))
 		bb_error_msg_and_die("input and output are the same file");
 	if (out_exists && !S_ISREG(out_st.st_mode) && !given['f'])
-		bb_error_msg_and_die("output %s is not a regular file; use -f to write to it",
-				     quote_always(r.out_name));
+		die_about("output %s is not a regular file; use -f to write to it", r.out_name);
 	if (map_init(MAX_BLOCKS))
 		bb_perror_msg_and_die("cannot reserve the block list");
 	if (r.map_name) {
@@ -265,7 +273,7 @@ int ddrescue_main(int argc, char **argv)
 
 	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
 	if (fd < 0)
-		bb_perror_msg_and_die("cannot open %s", quote_always(r.out_name));
+		exit(bb_perror_name("cannot open %s", r.out_name));
 	r.out_fd = fd;
 	r.command_line = join_args(argc, argv);
 

@@ -48,7 +48,7 @@ static void save(void)
 		st.phase = text;
 	}
 	if (mapfile_save(r->map_name, &st))
-		bb_perror_msg("error saving mapfile %s", quote_always(r->map_name));
+		bb_perror_name("error saving mapfile %s", r->map_name);
 }
 
 static void progress(bool last)
