@@ -169,19 +169,30 @@ static uint64_t read_block(uint64_t pos, uint64_t len)
 	return done;
 }
 
-/* The sector-sized piece at the start of [a, b) (aligned in the input). */
-static uint64_t sector_end(uint64_t a, uint64_t b)
+/* The next block of status st in the rescue domain, forwards from pos
+ * or backwards from it. */
+static bool next_block(bool backwards, uint64_t pos, int st, uint64_t *a, uint64_t *b)
 {
-	uint64_t e = a - a % r->sector + r->sector;
-
-	return e < b ? e : b;
+	return backwards ? map_prev(pos, r->ipos, st, a, b)
+			 : map_next(pos, r->iend, st, a, b);
 }
 
-static uint64_t sector_start(uint64_t a, uint64_t b)
+/* Narrow [*a, *b) to its first read of unit bytes (a sector, a
+ * cluster), forwards or backwards: reads end on unit boundaries of the
+ * input, as GNU's do, so that a bad area is delimited the same way. */
+static void first_piece(bool backwards, uint64_t unit, uint64_t *a, uint64_t *b)
 {
-	uint64_t s = (b - 1) - (b - 1) % r->sector;
+	if (backwards) {
+		uint64_t s = (*b - 1) - (*b - 1) % unit;
 
-	return s > a ? s : a;
+		if (s > *a)
+			*a = s;
+	} else {
+		uint64_t e = *a - *a % unit + unit;
+
+		if (e < *b)
+			*b = e;
+	}
 }
 
 /* One copying pass.  skipping: jump ahead after an error, the jump
@@ -199,27 +210,17 @@ static void copy_pass(bool backwards, bool skipping)
 	skip_max -= skip_max % r->sector;
 	skip = skip_min;
 
-	while (backwards ? map_prev(pos, r->ipos, ST_NONTRIED, &a, &b)
-			 : map_next(pos, r->iend, ST_NONTRIED, &a, &b)) {
-		uint64_t len, done;
+	while (next_block(backwards, pos, ST_NONTRIED, &a, &b)) {
+		uint64_t done;
 
-		/* Reads end on cluster boundaries of the input, as GNU's do,
-		 * so that a bad area is delimited the same way. */
-		if (backwards) {
-			uint64_t s = (b - 1) - (b - 1) % r->cluster;
-
-			a = s > a ? s : a;
-			len = b - a;
-		} else {
-			len = min_u64(r->cluster - a % r->cluster, b - a);
-		}
-		done = read_block(a, len);
-		if (done == len) {
-			pos = backwards ? a : a + len;
+		first_piece(backwards, r->cluster, &a, &b);
+		done = read_block(a, b - a);
+		if (done == b - a) {
+			pos = backwards ? a : b;
 			skip = skip_min;
 			continue;
 		}
-		set(a + done, a + len, ST_NONTRIMMED);
+		set(a + done, b, ST_NONTRIMMED);
 		if (backwards) {
 			uint64_t s, e;
 
@@ -229,7 +230,7 @@ static void copy_pass(bool backwards, bool skipping)
 				pos = s;
 			continue;
 		}
-		pos = a + len;
+		pos = b;
 		if (skipping) {
 			pos += skip;
 			skip = skip * 2 < skip_max ? skip * 2 : skip_max;
@@ -251,32 +252,38 @@ static bool read_or_mark_bad(uint64_t a, uint64_t b)
 	return false;
 }
 
+/* Read the sectors of [*a, *b) in from one edge up to the first that
+ * fails; the range loses what was read, the bad sector included. */
+static void trim_edge(bool backwards, uint64_t *a, uint64_t *b)
+{
+	while (*a < *b) {
+		uint64_t s = *a, e = *b;
+		bool ok;
+
+		first_piece(backwards, r->sector, &s, &e);
+		ok = read_or_mark_bad(s, e);
+		if (backwards)
+			*b = s;
+		else
+			*a = e;
+		if (!ok)
+			break;
+	}
+}
+
+/* Each non-trimmed block is read in from both edges, except an edge
+ * next to a bad sector (a - 1 at 0 is past the map, never bad); what
+ * is left in the middle is for scraping. */
 static void trim(void)
 {
 	uint64_t pos = r->ipos, a, b;
 
 	while (map_next(pos, r->iend, ST_NONTRIMMED, &a, &b)) {
-		uint64_t end = b, s;
-
 		pos = b;
-		if (!(a > 0 && is_bad(a - 1))) {
-			for (; a < b; a = s) {
-				s = sector_end(a, b);
-				if (!read_or_mark_bad(a, s)) {
-					a = s;
-					break;
-				}
-			}
-		}
-		if (!is_bad(end)) {
-			for (; b > a; b = s) {
-				s = sector_start(a, b);
-				if (!read_or_mark_bad(s, b)) {
-					b = s;
-					break;
-				}
-			}
-		}
+		if (!is_bad(a - 1))
+			trim_edge(false, &a, &b);
+		if (!is_bad(pos))
+			trim_edge(true, &a, &b);
 		set(a, b, ST_NONSCRAPED);
 	}
 }
@@ -287,21 +294,17 @@ static void sector_pass(int st, bool backwards)
 {
 	uint64_t pos = backwards ? r->iend : r->ipos, a, b;
 
-	while (backwards ? map_prev(pos, r->ipos, st, &a, &b)
-			 : map_next(pos, r->iend, st, &a, &b)) {
-		if (backwards) {
-			pos = sector_start(a, b);
-			read_or_mark_bad(pos, b);
-		} else {
-			pos = sector_end(a, b);
-			read_or_mark_bad(a, pos);
-		}
+	while (next_block(backwards, pos, st, &a, &b)) {
+		first_piece(backwards, r->sector, &a, &b);
+		read_or_mark_bad(a, b);
+		pos = backwards ? a : b;
 	}
 }
 
 /* Each pass begins with a save: a kill -9 loses at most one pass, or
- * 30 seconds, of work. */
-static void begin(int status, int pass, const char *what)
+ * 30 seconds, of work.  (Called from five places: not inlined, which
+ * would repeat its three stores in each.) */
+__attribute__((noinline)) static void begin(int status, int pass, const char *what)
 {
 	cur_status = status;
 	cur_pass = pass;
