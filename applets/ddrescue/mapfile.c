@@ -86,51 +86,52 @@ static int fail(struct mapfile_parser *p, const char *why)
 	return -1;
 }
 
-static int parse_line(struct mapfile_parser *p)
+/* The line in p->line: NULL, or what is wrong with it. */
+static const char *parse_line(struct mapfile_parser *p)
 {
-	char *field[3];
-	uint64_t pos, size;
+	char *field[3], *status;
+	uint64_t pos, size, pass;
 	int n;
 
 	p->line[p->len] = '\0';
 	n = fields(p->line, field);
-	if (p->too_long && n)
-		return fail(p, "line too long");
 	if (!n)
-		return 0;
+		return NULL;
+	if (p->too_long)
+		return "line too long";
 	if (n != 3)
-		return fail(p, "expected 3 fields");
+		return "expected 3 fields";
 	if (number_field(field[0], &pos))
-		return fail(p, "invalid position");
-	if (field[2 - !p->have_status][1] != '\0')
-		return fail(p, "invalid status character");
+		return "invalid position";
+	/* The status line is "pos status pass", a block "pos size status". */
+	status = field[p->have_status ? 2 : 1];
+	if (status[1])
+		return "invalid status character";
 	if (!p->have_status) {
-		const char *s = field[2];
-		uint64_t pass;
-
-		if (!strchr("?*/-FG+", field[1][0]) || *s < '1' || *s > '9' ||
-		    number_field(s, &pass) || pass > 1000000)
-			return fail(p, field[1][0] && strchr("?*/-FG+", field[1][0])
-				    ? "invalid pass" : "invalid status character");
+		if (!strchr("?*/-FG+", *status))
+			return "invalid status character";
+		if (*field[2] < '1' || *field[2] > '9' ||
+		    number_field(field[2], &pass) || pass > 1000000)
+			return "invalid pass";
 		p->have_status = true;
 		p->cur_pos = pos;
-		p->cur_status = (unsigned char)field[1][0];
+		p->cur_status = (unsigned char)*status;
 		p->cur_pass = (int)pass;
-		return 0;
+		return NULL;
 	}
 	if (number_field(field[1], &size))
-		return fail(p, "invalid size");
-	if (!strchr("?*/-+", field[2][0]))
-		return fail(p, "invalid status character");
+		return "invalid size";
+	if (!strchr("?*/-+", *status))
+		return "invalid status character";
 	if (!map_count() && pos && map_append(pos, ST_NONTRIED))
-		return fail(p, "too many blocks");
+		return "too many blocks";
 	if (pos != map_end())
-		return fail(p, "block not contiguous with the one before");
+		return "block not contiguous with the one before";
 	if (size > (uint64_t)INT64_MAX - pos)
-		return fail(p, "block ends past the largest position");
-	if (map_append(size, field[2][0]))
-		return fail(p, "too many blocks");
-	return 0;
+		return "block ends past the largest position";
+	if (map_append(size, *status))
+		return "too many blocks";
+	return NULL;
 }
 
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
@@ -138,7 +139,7 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 	for (; n; data++, n--) {
 		if (*data == '\n') {
 			p->lineno++;
-			if (parse_line(p))
+			if ((p->error = parse_line(p)) != NULL)
 				return -1;
 			p->len = 0;
 			p->too_long = false;
@@ -158,7 +159,7 @@ int mapfile_parse_end(struct mapfile_parser *p)
 {
 	if (p->len || p->too_long) {
 		p->lineno++;
-		if (parse_line(p))
+		if ((p->error = parse_line(p)) != NULL)
 			return -1;
 	}
 	if (!p->have_status && p->lineno)
