@@ -35,14 +35,10 @@ int map_append(uint64_t size, int status);
 /* Give [start, end) the status (clamped to the map).  Returns -1 and
  * changes nothing when that needs more blocks than were reserved. */
 int map_set(uint64_t start, uint64_t end, int status);
-/* The first block of status st that ends after pos and starts before
- * limit, clamped to [pos, limit); false if none. */
-bool map_next(uint64_t pos, uint64_t limit, int st,
-	      uint64_t *start, uint64_t *end);
-/* The last block of status st that starts before pos and ends after
- * floor, clamped to [floor, pos); false if none. */
-bool map_prev(uint64_t pos, uint64_t floor, int st,
-	      uint64_t *start, uint64_t *end);
+/* The first (or, backwards, the last) block of status st that overlaps
+ * [lo, hi), clamped to it; false if none. */
+bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
+		uint64_t *start, uint64_t *end);
 /* The status of the byte at pos (ST_FINISHED outside the map, so that
  * nothing beyond it counts as a bad neighbour). */
 int map_status_at(uint64_t pos);

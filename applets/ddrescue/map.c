@@ -116,40 +116,23 @@ int map_set(uint64_t a, uint64_t b, int st)
 	return 0;
 }
 
-/* Block i, within [lo, hi), into *s and *e; true, for its callers. */
-static bool clip(size_t i, uint64_t lo, uint64_t hi, uint64_t *s, uint64_t *e)
+bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
+		uint64_t *s, uint64_t *e)
 {
+	size_t i;
+
+	if (hi > map_end())
+		hi = map_end();
+	if (lo >= hi)
+		return false;
+	for (i = find(backwards ? hi - 1 : lo); status[i] != st; i += backwards ? -1 : 1) {
+		/* the block just looked at was the last one within [lo, hi) */
+		if (backwards ? start[i] <= lo : start[i + 1] >= hi)
+			return false;
+	}
 	*s = start[i] > lo ? start[i] : lo;
-	*e = start[i + 1] < hi ? start[i + 1] : hi;
+	*e = min_u64(start[i + 1], hi);
 	return true;
-}
-
-bool map_next(uint64_t pos, uint64_t limit, int st, uint64_t *s, uint64_t *e)
-{
-	size_t i;
-
-	if (pos >= limit || pos >= map_end())
-		return false;
-	for (i = find(pos); i < count && start[i] < limit; i++) {
-		if (status[i] == st)
-			return clip(i, pos, limit, s, e);
-	}
-	return false;
-}
-
-bool map_prev(uint64_t pos, uint64_t floor, int st, uint64_t *s, uint64_t *e)
-{
-	size_t i;
-
-	if (pos > map_end())
-		pos = map_end();
-	if (pos <= floor)
-		return false;
-	for (i = find(pos - 1) + 1; i-- > 0 && start[i + 1] > floor;) {
-		if (status[i] == st)
-			return clip(i, floor, pos, s, e);
-	}
-	return false;
 }
 
 int map_status_at(uint64_t pos)

@@ -173,8 +173,8 @@ static uint64_t read_block(uint64_t pos, uint64_t len)
  * or backwards from it. */
 static bool next_block(bool backwards, uint64_t pos, int st, uint64_t *a, uint64_t *b)
 {
-	return backwards ? map_prev(pos, r->ipos, st, a, b)
-			 : map_next(pos, r->iend, st, a, b);
+	return backwards ? map_search(r->ipos, pos, st, true, a, b)
+			 : map_search(pos, r->iend, st, false, a, b);
 }
 
 /* Narrow [*a, *b) to its first read of unit bytes (a sector, a
@@ -226,7 +226,7 @@ static void copy_pass(bool backwards, bool skipping)
 
 			pos = a;
 			/* The rest of this block waits for the sweep. */
-			if (skipping && map_prev(a, r->ipos, ST_NONTRIED, &s, &e) && e == a)
+			if (skipping && map_search(r->ipos, a, ST_NONTRIED, true, &s, &e) && e == a)
 				pos = s;
 			continue;
 		}
@@ -278,7 +278,7 @@ static void trim(void)
 {
 	uint64_t pos = r->ipos, a, b;
 
-	while (map_next(pos, r->iend, ST_NONTRIMMED, &a, &b)) {
+	while (map_search(pos, r->iend, ST_NONTRIMMED, false, &a, &b)) {
 		pos = b;
 		if (!is_bad(a - 1))
 			trim_edge(false, &a, &b);
