@@ -54,7 +54,6 @@ static void save(void)
 static void progress(bool last)
 {
 	char res[HUMAN_BUF_SIZE], err[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
-	char line[200];
 	uint64_t now = monotonic_ns(), errsize = 0;
 	size_t areas = 0, n;
 	struct winsize ws;
@@ -74,12 +73,11 @@ static void progress(bool last)
 		       now > rate_ns ? now - rate_ns : 1, false);
 	rate_bytes = read_bytes;
 	rate_ns = now;
-	bb_format(line, sizeof(line),
-		  "%srescued: %s, bad areas: %zu, errsize: %s, rate: %s/s, %s pass %d%s",
-		  tty ? "\r" : "", res, areas, err, rate,
-		  phase, cur_pass,
-		  tty && !last ? "\033[K" : "\n");
-	full_write_str(STDOUT_FILENO, line);
+	bb_dprintf(STDOUT_FILENO,
+		   "%srescued: %s, bad areas: %zu, errsize: %s, rate: %s/s, %s pass %d%s",
+		   tty ? "\r" : "", res, areas, err, rate,
+		   phase, cur_pass,
+		   tty && !last ? "\033[K" : "\n");
 	line_open = tty && !last;
 }
 
