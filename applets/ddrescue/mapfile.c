@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>	/* rename */
 #include <string.h>
 #include <unistd.h>
@@ -176,21 +177,18 @@ enum { SAVE_BUF = 4096, LINE_ROOM = 64, COMMAND_LINE_MAX = 2048 };
 
 int mapfile_save(const char *name, const struct mapfile_status *st)
 {
-	size_t tmp_size = strlen(name) + 5, len, i = 0;
-	/* The buffer, then the temporary file's name. */
-	char *buf = try_malloc(SAVE_BUF + tmp_size), *tmp = buf + SAVE_BUF;
+	char buf[SAVE_BUF], tmp[PATH_MAX];
+	size_t len, i = 0;
 	int fd, err = 0;
 
-	if (!buf) {
-		errno = ENOMEM;
+	/* A name that does not fit is one that open() would refuse. */
+	if (bb_format(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	bb_format(tmp, tmp_size, "%s.tmp", name);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		err = errno;
-		goto out;
-	}
+	if (fd < 0)
+		return -1;
 	/* Hex with at least 8 upper-case digits, as GNU writes it. */
 	len = bb_format(buf, SAVE_BUF,
 			"# Mapfile. Created by zerobox ddrescue\n"
@@ -225,8 +223,6 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 		err = errno;
 	if (err)
 		unlink(tmp);
-out:
-	free_mapped(buf);
 	errno = err;
 	return err ? -1 : 0;
 }
