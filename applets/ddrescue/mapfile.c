@@ -179,7 +179,7 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 {
 	char buf[SAVE_BUF], tmp[PATH_MAX];
 	size_t len, i = 0;
-	int fd, err = 0;
+	int fd, err;
 
 	/* A name that does not fit is one that open() would refuse. */
 	if (bb_format(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp)) {
@@ -203,10 +203,8 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 		int s;
 
 		if (len > SAVE_BUF - LINE_ROOM || i == map_count()) {
-			if (full_write(fd, buf, len) != (ssize_t)len) {
-				err = errno;
+			if (full_write(fd, buf, len) != (ssize_t)len)
 				break;
-			}
 			len = 0;
 		}
 		if (i == map_count())
@@ -215,14 +213,16 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 		len += bb_format(buf + len, SAVE_BUF - len, "0x%08llX  0x%08llX  %c\n",
 				 (unsigned long long)pos, (unsigned long long)size, s);
 	}
-	if (!err && fsync(fd))
+	/* len is 0 when every line was written */
+	if (len || fsync(fd)) {
 		err = errno;
-	if (close(fd) && !err)
+		close(fd);
+	} else if (close(fd) || rename(tmp, name)) {
 		err = errno;
-	if (!err && rename(tmp, name))
-		err = errno;
-	if (err)
-		unlink(tmp);
+	} else {
+		return 0;
+	}
+	unlink(tmp);
 	errno = err;
-	return err ? -1 : 0;
+	return -1;
 }
