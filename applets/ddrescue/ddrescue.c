@@ -149,29 +149,23 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 	rescue_resume_at(p.cur_status, p.cur_pass);
 }
 
-static char *join_args(int argc, char **argv)
+/* The command line for the mapfile's comment (the options as bb_getopt
+ * left them, first), cut where the mapfile would cut it.  A newline
+ * would end the comment: it becomes a blank. */
+static const char *join_args(char **argv)
 {
-	size_t len = sizeof("ddrescue");
-	char *s, *p;
-	int i;
+	static char line[COMMAND_LINE_MAX + 1];
+	char *p = stpcpy(line, "ddrescue"), *end = line + COMMAND_LINE_MAX;
 
-	for (i = 1; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len);
-	p = stpcpy(s, "ddrescue");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	while (*++argv) {
+		const char *a = *argv;
 
-		*p++ = ' ';
-		/* A newline would end the comment line in the mapfile. */
-		for (; *a; a++, p++) {
-			*p = *a;
-			if (*p == '\n')
-				*p = ' ';
-		}
+		if (p < end)
+			*p++ = ' ';
+		for (; *a && p < end; a++)
+			*p++ = *a == '\n' ? ' ' : *a;
 	}
-	*p = '\0';
-	return s;
+	return line;
 }
 
 int ddrescue_main(int argc, char **argv)
@@ -275,7 +269,7 @@ int ddrescue_main(int argc, char **argv)
 	if (fd < 0)
 		exit(bb_perror_name("cannot open %s", r.out_name));
 	r.out_fd = fd;
-	r.command_line = join_args(argc, argv);
+	r.command_line = join_args(argv);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;

@@ -67,6 +67,9 @@ void mapfile_parse_begin(struct mapfile_parser *p);
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n);
 int mapfile_parse_end(struct mapfile_parser *p);
 
+/* The mapfile keeps this much of the command line. */
+enum { COMMAND_LINE_MAX = 2048 };
+
 struct mapfile_status {
 	const char *command_line;
 	const char *phase;        /* "Copying non-tried blocks... Pass 1" */

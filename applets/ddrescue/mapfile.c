@@ -173,7 +173,7 @@ int mapfile_parse_end(struct mapfile_parser *p)
 /* Lines are formatted into a buffer written whenever less than a block
  * line's room (42 bytes) is left; the header, with the command line cut
  * to COMMAND_LINE_MAX, always fits. */
-enum { SAVE_BUF = 4096, LINE_ROOM = 64, COMMAND_LINE_MAX = 2048 };
+enum { SAVE_BUF = 4096, LINE_ROOM = 64 };
 
 int mapfile_save(const char *name, const struct mapfile_status *st)
 {
