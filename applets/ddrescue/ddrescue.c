@@ -58,13 +58,16 @@ static const char longopts[] =
 	"nno-scrape\0" "Nno-trim\0" "rretry-passes\0" "qquiet\0"
 	"vverbose\0" "Vversion\0";
 
-/* A number with GNU ddrescue's multipliers; sector is what "s" means.
- * No arg (the option was not given): dflt. */
-static uint64_t number(const char *arg, int opt, uint64_t sector, uint64_t max,
-		       uint64_t dflt)
+/* Each option's argument by its letter ("" for a flag), NULL for an
+ * option not given. */
+static const char *given[128];
+
+/* The number given to option opt, with GNU ddrescue's multipliers
+ * (sector is what "s" means); dflt if the option was not given. */
+static uint64_t number(int opt, uint64_t sector, uint64_t max, uint64_t dflt)
 {
 	static const char letters[] = "kMGTPE";
-	const char *s = arg, *l;
+	const char *arg = given[opt], *s = arg, *l;
 	uint64_t v, mul = 1;
 
 	if (!arg)
@@ -170,9 +173,6 @@ static const char *join_args(char **argv)
 
 int ddrescue_main(int argc, char **argv)
 {
-	/* Each option's argument by its letter ("" for a flag), NULL for
-	 * an option not given. */
-	const char *given[128] = { NULL };
 	struct rescue r;
 	struct io_end in;
 	struct lazy_buffer buf = { NULL, 0 };
@@ -201,9 +201,9 @@ int ddrescue_main(int argc, char **argv)
 		/* -b and -r are checked as they come; the numbers that may
 		 * count in sectors once -b is known. */
 		if (c == 'b')
-			r.sector = number(optarg, c, 1, 1 << 20, 0);
+			r.sector = number(c, 1, 1 << 20, 0);
 		if (c == 'r')
-			r.retry_passes = strcmp(optarg, "-1") ? (int)number(optarg, c, 1, INT_MAX, 0)
+			r.retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
 							      : INT_MAX;
 	}
 	r.no_scrape = given['n'];
@@ -212,12 +212,12 @@ int ddrescue_main(int argc, char **argv)
 	r.verbose = given['v'];
 	if (!r.sector)
 		bb_error_msg_and_usage("invalid sector size 0");
-	r.cluster = number(given['c'], 'c', 1, (64 << 20) / r.sector, 128) * r.sector;
+	r.cluster = number('c', 1, (64 << 20) / r.sector, 128) * r.sector;
 	if (!r.cluster)
 		bb_error_msg_and_usage("invalid cluster size 0");
-	r.ipos = number(given['i'], 'i', r.sector, INT64_MAX, 0);
-	r.opos = number(given['o'], 'o', r.sector, INT64_MAX, r.ipos);
-	size = number(given['s'], 's', r.sector, INT64_MAX, UINT64_MAX);
+	r.ipos = number('i', r.sector, INT64_MAX, 0);
+	r.opos = number('o', r.sector, INT64_MAX, r.ipos);
+	size = number('s', r.sector, INT64_MAX, UINT64_MAX);
 	if (argc - optind < 2 || argc - optind > 3)
 		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
 				       : "too many files");
