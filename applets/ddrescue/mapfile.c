@@ -158,11 +158,9 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 
 int mapfile_parse_end(struct mapfile_parser *p)
 {
-	if (p->len || p->too_long) {
-		p->lineno++;
-		if ((p->error = parse_line(p)) != NULL)
-			return -1;
-	}
+	/* a last line without its newline */
+	if ((p->len || p->too_long) && mapfile_parse_feed(p, "\n", 1))
+		return -1;
 	if (!p->have_status && p->lineno)
 		return fail(p, "no status line");
 	return 0;
