@@ -115,12 +115,12 @@ static void tick(void)
 	}
 }
 
-BB_NORETURN static void die_saving(const char *what, const char *name)
+BB_NORETURN static void die_writing(void)
 {
 	int e = errno;
 
 	save_ending_line();
-	bb_errno_msg_and_die(e, "%s %s", what, quote_always(name));
+	bb_errno_msg_and_die(e, "error writing %s", quote_always(r->out_name));
 }
 
 static void set(uint64_t a, uint64_t b, int st)
@@ -158,7 +158,7 @@ static uint64_t read_block(uint64_t pos, uint64_t len)
 		if (w > 0 || (w < 0 && errno != EINTR)) {
 			if (w >= 0)
 				errno = ENOSPC;
-			die_saving("error writing", r->out_name);
+			die_writing();
 		}
 	}
 	if (done)
