@@ -52,7 +52,6 @@ uint64_t map_total(uint64_t start, uint64_t end, int st, size_t *blocks);
 int parse_cxx_integer(const char **s, uint64_t *v);
 
 struct mapfile_parser {
-	char line[128];
 	size_t len;
 	bool too_long;           /* the line did not fit: must be a comment */
 	bool have_status;
@@ -60,6 +59,8 @@ struct mapfile_parser {
 	const char *error;       /* why parsing stopped, or NULL */
 	uint64_t cur_pos;        /* the status line */
 	int cur_status, cur_pass;
+	char line[128];          /* last: the fields above stay within a
+				    short offset, which makes shorter code */
 };
 /* Parse a mapfile arriving in pieces into the (empty) map.  Each call
  * returns 0, or -1 with p->error and p->lineno set. */
