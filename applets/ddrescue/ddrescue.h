@@ -95,7 +95,7 @@ struct rescue {
 	unsigned char *buf;       /* cluster bytes, page aligned */
 };
 /* Run every phase; returns the exit status. */
-int rescue_run(struct rescue *r);
+int rescue_run(const struct rescue *r);
 /* A resumed rescue goes on from the copying pass it was in. */
 void rescue_resume_at(int status, int pass);
 /* Set by the signal handler: the signal to stop for, or 0. */

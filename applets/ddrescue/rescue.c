@@ -28,7 +28,8 @@ static const uint64_t SAVE_INTERVAL_NS = 30000000000u, PROGRESS_NS = 1000000000u
 
 volatile int rescue_stop_signal;
 
-static struct rescue *r;
+/* A copy of the caller's: its fields are then addressed directly. */
+static struct rescue r;
 static const char *phase;
 static int cur_status = ST_NONTRIED, cur_pass = 1;
 static uint64_t cur_pos, read_bytes, last_save_ns, last_progress_ns;
@@ -37,18 +38,18 @@ static bool line_open;
 
 static void save(void)
 {
-	struct mapfile_status st = { r->command_line, phase, cur_pos,
+	struct mapfile_status st = { r.command_line, phase, cur_pos,
 				     cur_status, cur_pass };
 	char text[64];
 
-	if (!r->map_name)
+	if (!r.map_name)
 		return;
 	if (cur_status == ST_NONTRIED || cur_status == ST_BAD) {
 		bb_format(text, sizeof(text), "%s Pass %d", phase, cur_pass);
 		st.phase = text;
 	}
-	if (mapfile_save(r->map_name, &st))
-		bb_perror_name("error saving mapfile %s", r->map_name);
+	if (mapfile_save(r.map_name, &st))
+		bb_perror_name("error saving mapfile %s", r.map_name);
 }
 
 static void progress(bool last)
@@ -61,13 +62,13 @@ static void progress(bool last)
 	bool tty = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0;
 	const char *bad = "*/-";
 
-	if (r->quiet)
+	if (r.quiet)
 		return;
 	for (; *bad; bad++) {
-		errsize += map_total(r->ipos, r->iend, *bad, &n);
+		errsize += map_total(r.ipos, r.iend, *bad, &n);
 		areas += n;
 	}
-	human_readable(res, map_total(r->ipos, r->iend, ST_FINISHED, &n), 1, 1, false);
+	human_readable(res, map_total(r.ipos, r.iend, ST_FINISHED, &n), 1, 1, false);
 	human_readable(err, errsize, 1, 1, false);
 	human_readable(rate, read_bytes - rate_bytes, 1000000000,
 		       now > rate_ns ? now - rate_ns : 1, false);
@@ -99,7 +100,7 @@ static void tick(void)
 		int sig = rescue_stop_signal;
 
 		save_ending_line();
-		if (!r->quiet)
+		if (!r.quiet)
 			bb_error_msg("interrupted by signal %d", sig);
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -120,7 +121,7 @@ BB_NORETURN static void die_writing(void)
 	int e = errno;
 
 	save_ending_line();
-	bb_errno_msg_and_die(e, "error writing %s", quote_always(r->out_name));
+	bb_errno_msg_and_die(e, "error writing %s", quote_always(r.out_name));
 }
 
 static void set(uint64_t a, uint64_t b, int st)
@@ -145,16 +146,16 @@ static uint64_t read_block(uint64_t pos, uint64_t len)
 
 	cur_pos = pos;
 	do
-		n = pread(r->in_fd, r->buf, len, (off_t)pos);
+		n = pread(r.in_fd, r.buf, len, (off_t)pos);
 	while (n < 0 && errno == EINTR && !rescue_stop_signal);
 	if (n > 0) {
 		done = (uint64_t)n;
-		if (done < len && pos + done < r->iend)
-			done -= done % r->sector;
+		if (done < len && pos + done < r.iend)
+			done -= done % r.sector;
 		read_bytes += done;
 	}
-	while (done && (w = pwrite(r->out_fd, r->buf, done,
-				   (off_t)(pos - r->ipos + r->opos))) != (ssize_t)done) {
+	while (done && (w = pwrite(r.out_fd, r.buf, done,
+				   (off_t)(pos - r.ipos + r.opos))) != (ssize_t)done) {
 		if (w > 0 || (w < 0 && errno != EINTR)) {
 			if (w >= 0)
 				errno = ENOSPC;
@@ -171,8 +172,8 @@ static uint64_t read_block(uint64_t pos, uint64_t len)
  * or backwards from it. */
 static bool next_block(bool backwards, uint64_t pos, int st, uint64_t *a, uint64_t *b)
 {
-	return backwards ? map_search(r->ipos, pos, st, true, a, b)
-			 : map_search(pos, r->iend, st, false, a, b);
+	return backwards ? map_search(r.ipos, pos, st, true, a, b)
+			 : map_search(pos, r.iend, st, false, a, b);
 }
 
 /* Narrow [*a, *b) to its first read of unit bytes (a sector, a
@@ -198,20 +199,20 @@ static void first_piece(bool backwards, uint64_t unit, uint64_t *a, uint64_t *b)
  * leaving the rest of a block after its first error. */
 static void copy_pass(bool backwards, bool skipping)
 {
-	uint64_t skip_min = r->iend / 100000 > 65536 ? r->iend / 100000 : 65536;
-	uint64_t skip_max = r->iend / 100 > skip_min ? r->iend / 100 : skip_min;
-	uint64_t skip, pos = backwards ? r->iend : r->ipos, a, b;
+	uint64_t skip_min = r.iend / 100000 > 65536 ? r.iend / 100000 : 65536;
+	uint64_t skip_max = r.iend / 100 > skip_min ? r.iend / 100 : skip_min;
+	uint64_t skip, pos = backwards ? r.iend : r.ipos, a, b;
 
 	/* Whole sectors, so that no read takes part of a sector that
 	 * another read already tried. */
-	skip_min -= skip_min % r->sector;
-	skip_max -= skip_max % r->sector;
+	skip_min -= skip_min % r.sector;
+	skip_max -= skip_max % r.sector;
 	skip = skip_min;
 
 	while (next_block(backwards, pos, ST_NONTRIED, &a, &b)) {
 		uint64_t done;
 
-		first_piece(backwards, r->cluster, &a, &b);
+		first_piece(backwards, r.cluster, &a, &b);
 		done = read_block(a, b - a);
 		if (done == b - a) {
 			pos = backwards ? a : b;
@@ -224,7 +225,7 @@ static void copy_pass(bool backwards, bool skipping)
 
 			pos = a;
 			/* The rest of this block waits for the sweep. */
-			if (skipping && map_search(r->ipos, a, ST_NONTRIED, true, &s, &e) && e == a)
+			if (skipping && map_search(r.ipos, a, ST_NONTRIED, true, &s, &e) && e == a)
 				pos = s;
 			continue;
 		}
@@ -258,7 +259,7 @@ static void trim_edge(bool backwards, uint64_t *a, uint64_t *b)
 		uint64_t s = *a, e = *b;
 		bool ok;
 
-		first_piece(backwards, r->sector, &s, &e);
+		first_piece(backwards, r.sector, &s, &e);
 		ok = read_or_mark_bad(s, e);
 		if (backwards)
 			*b = s;
@@ -274,9 +275,9 @@ static void trim_edge(bool backwards, uint64_t *a, uint64_t *b)
  * is left in the middle is for scraping. */
 static void trim(void)
 {
-	uint64_t pos = r->ipos, a, b;
+	uint64_t pos = r.ipos, a, b;
 
-	while (map_search(pos, r->iend, ST_NONTRIMMED, false, &a, &b)) {
+	while (map_search(pos, r.iend, ST_NONTRIMMED, false, &a, &b)) {
 		pos = b;
 		if (!is_bad(a - 1))
 			trim_edge(false, &a, &b);
@@ -290,10 +291,10 @@ static void trim(void)
  * even retry passes. */
 static void sector_pass(int st, bool backwards)
 {
-	uint64_t pos = backwards ? r->iend : r->ipos, a, b;
+	uint64_t pos = backwards ? r.iend : r.ipos, a, b;
 
 	while (next_block(backwards, pos, st, &a, &b)) {
-		first_piece(backwards, r->sector, &a, &b);
+		first_piece(backwards, r.sector, &a, &b);
 		read_or_mark_bad(a, b);
 		pos = backwards ? a : b;
 	}
@@ -310,11 +311,11 @@ __attribute__((noinline)) static void begin(int status, int pass, const char *wh
 	save();
 }
 
-int rescue_run(struct rescue *rescue)
+int rescue_run(const struct rescue *rescue)
 {
 	int pass;
 
-	r = rescue;
+	r = *rescue;
 	rate_ns = last_save_ns = last_progress_ns = monotonic_ns();
 	/* Pass 1 forwards and 2 backwards, skipping after errors; 3
 	 * forwards without.  A resumed rescue goes on from the copying
@@ -323,23 +324,23 @@ int rescue_run(struct rescue *rescue)
 		begin(ST_NONTRIED, pass, "Copying non-tried blocks...");
 		copy_pass(pass == 2, pass < 3);
 	}
-	if (!r->no_trim) {
+	if (!r.no_trim) {
 		begin(ST_NONTRIMMED, 1, "Trimming failed blocks...");
 		trim();
 	}
-	if (!r->no_scrape) {
+	if (!r.no_scrape) {
 		begin(ST_NONSCRAPED, 1, "Scraping failed blocks...");
 		sector_pass(ST_NONSCRAPED, false);
 	}
-	for (pass = 1; pass <= r->retry_passes; pass++) {
+	for (pass = 1; pass <= r.retry_passes; pass++) {
 		size_t blocks;
 		/* -r -1 retries until no bad sector is left, then stops */
-		if (map_total(r->ipos, r->iend, ST_BAD, &blocks) == 0)
+		if (map_total(r.ipos, r.iend, ST_BAD, &blocks) == 0)
 			break;
 		begin(ST_BAD, pass, "Retrying bad sectors...");
 		sector_pass(ST_BAD, !(pass & 1));
 	}
-	cur_pos = r->iend;
+	cur_pos = r.iend;
 	begin(ST_FINISHED, 1, "Finished");
 	if (line_open)
 		full_write_str(STDOUT_FILENO, "\n");
