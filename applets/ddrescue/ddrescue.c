@@ -209,7 +209,6 @@ int ddrescue_main(int argc, char **argv)
 	r.no_scrape = given['n'];
 	r.no_trim = given['N'];
 	r.quiet = given['q'];
-	r.verbose = given['v'];
 	if (!r.sector)
 		bb_error_msg_and_usage("invalid sector size 0");
 	r.cluster = number('c', 1, (64 << 20) / r.sector, 128) * r.sector;
@@ -276,7 +275,7 @@ int ddrescue_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (r.verbose && !r.quiet)
+	if (given['v'] && !r.quiet)
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
 			   "    Starting positions: infile = %llu, outfile = %llu\n"
 			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",

@@ -91,7 +91,7 @@ struct rescue {
 	uint64_t opos;            /* where ipos lands in the output */
 	uint64_t sector, cluster; /* bytes */
 	int retry_passes;
-	bool no_trim, no_scrape, quiet, verbose;
+	bool no_trim, no_scrape, quiet;
 	unsigned char *buf;       /* cluster bytes, page aligned */
 };
 /* Run every phase; returns the exit status. */
