@@ -1,8 +1,8 @@
 /*
  * format.c - bb_vformat, the small printf every message goes through.
  *
- * Supported: %s %.*s %.Ns %c %d %i %u %x %X %%, the length modifiers l ll j z
- * on d i u x X, the flags '-' (left-justify) and '0' (pad numbers with
+ * Supported: %s %.*s %.Ns %c %d %i %u %x %%, the length modifiers l ll j z
+ * on d i u x, the flags '-' (left-justify) and '0' (pad numbers with
  * zeros), and a decimal or '*' field width.  Nothing else: no floating
  * point, which is what keeps musl's stdio printf out of the binary.
  */
@@ -148,9 +148,8 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			break;
 		}
 		case 'u':
-		case 'x':
-		case 'X': {
-			unsigned base = *fmt == 'u' ? 10 : 16;
+		case 'x': {
+			unsigned base = *fmt == 'x' ? 16 : 10;
 			if (lng == 0)
 				u = va_arg(ap, unsigned);
 			else if (lng == 1)
@@ -162,9 +161,6 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			else
 				u = va_arg(ap, size_t);
 			p = put_digits(num + sizeof(num), u, base);
-			for (n = 0; *fmt == 'X' && p + n < num + sizeof(num); n++)
-				if (p[n] > '9')
-					p[n] -= 'a' - 'A';
 			break;
 		}
 		case '%':

@@ -16,8 +16,8 @@
  * Messages: every diagnostic is "applet: message[: strerror]\n", built in
  * memory and emitted with a single write(2) to stderr.  Formats are
  * checked by the compiler as printf formats, but are rendered by a small
- * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %X %ld
- * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x and X), with optional '-'
+ * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %ld
+ * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x), with optional '-'
  * and '0' flags, a field width (digits or '*') and, for %s, a precision
  * (no floating point: stdio's printf costs ~18 KiB in a static musl
  * binary).  Error texts are glibc's wording (bb_strerror), as GNU prints.

@@ -169,13 +169,22 @@ int mapfile_parse_end(struct mapfile_parser *p)
 /* ---- saving -------------------------------------------------------- */
 
 /* Lines are formatted into a buffer written whenever less than a block
- * line's room (42 bytes) is left; the header, with the command line cut
- * to COMMAND_LINE_MAX, always fits. */
-enum { SAVE_BUF = 4096, LINE_ROOM = 64 };
+ * line's room (42 bytes) is left; the header, with the command line and
+ * the phase cut to COMMAND_LINE_MAX and PHASE_MAX, always fits. */
+enum { SAVE_BUF = 4096, LINE_ROOM = 64, PHASE_MAX = 64 };
+
+/* GNU writes the hex of the mapfile in upper case, bb_format in lower:
+ * upper-case the letters of the line at s, which are only hex digits. */
+static void upper_hex(char *s)
+{
+	for (; *s != '\n'; s++)
+		if (*s >= 'a' && *s <= 'f')
+			*s -= 'a' - 'A';
+}
 
 int mapfile_save(const char *name, const struct mapfile_status *st)
 {
-	char buf[SAVE_BUF], tmp[PATH_MAX];
+	char buf[SAVE_BUF], tmp[PATH_MAX], *line;
 	size_t len, i = 0;
 	int fd, err;
 
@@ -187,15 +196,18 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return -1;
-	/* Hex with at least 8 upper-case digits, as GNU writes it. */
 	len = bb_format(buf, SAVE_BUF,
 			"# Mapfile. Created by zerobox ddrescue\n"
-			"# Command line: %.*s\n# %s\n"
-			"# current_pos  current_status  current_pass\n"
-			"0x%08llX     %c               %d\n"
-			"#      pos        size  status\n",
-			COMMAND_LINE_MAX, st->command_line, st->phase,
-			(unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
+			"# Command line: %.*s\n# %.*s\n"
+			"# current_pos  current_status  current_pass\n",
+			COMMAND_LINE_MAX, st->command_line, PHASE_MAX, st->phase);
+	/* At least 8 hex digits, as GNU writes them. */
+	line = buf + len;
+	len += bb_format(line, SAVE_BUF - len,
+			 "0x%08llx     %c               %d\n"
+			 "#      pos        size  status\n",
+			 (unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
+	upper_hex(line);
 	for (;;) {
 		uint64_t pos, size;
 		int s;
@@ -208,8 +220,10 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 		if (i == map_count())
 			break;
 		map_block(i++, &pos, &size, &s);
-		len += bb_format(buf + len, SAVE_BUF - len, "0x%08llX  0x%08llX  %c\n",
+		line = buf + len;
+		len += bb_format(line, SAVE_BUF - len, "0x%08llx  0x%08llx  %c\n",
 				 (unsigned long long)pos, (unsigned long long)size, s);
+		upper_hex(line);
 	}
 	/* len is 0 when every line was written */
 	if (len || fsync(fd)) {
