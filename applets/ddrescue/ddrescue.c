@@ -198,8 +198,8 @@ int ddrescue_main(int argc, char **argv)
 		if (!strchr("bcdDfiosnNrqv", c))
 			bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
 		given[c] = optarg;
-		/* -b and -r are checked as they come; the numbers that may
-		 * count in sectors once -b is known. */
+		/* -b and -r are checked as they come, the other numbers
+		 * once -b (what their "s" means) is known. */
 		if (c == 'b')
 			r.sector = number(c, 1, 1 << 20, 0);
 		if (c == 'r')
