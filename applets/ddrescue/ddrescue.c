@@ -52,22 +52,26 @@
  * in well under a MiB (pages are touched only as blocks are added). */
 enum { MAX_BLOCKS = 1 << 16 };
 
-/* GNU ddrescue's options that this one does not have. */
-static const char unsupported[] = "aABCeEFGHIJKLmMOpPRStTuwWxXy";
-
 static const char longopts[] =
 	"bsector-size\0" "ccluster-size\0" "didirect\0" "Dodirect\0"
 	"fforce\0" "iinput-position\0" "ooutput-position\0" "ssize\0"
 	"nno-scrape\0" "Nno-trim\0" "rretry-passes\0" "qquiet\0"
 	"vverbose\0" "Vversion\0";
 
-/* A number with GNU ddrescue's multipliers; s is the sector size. */
-static uint64_t number(const char *arg, int opt, uint64_t sector, uint64_t max)
+/* Each option's argument by its letter ("" for a flag), NULL for an
+ * option not given. */
+static const char *given[128];
+
+/* The number given to option opt, with GNU ddrescue's multipliers
+ * (sector is what "s" means); dflt if the option was not given. */
+static uint64_t number(int opt, uint64_t sector, uint64_t max, uint64_t dflt)
 {
 	static const char letters[] = "kMGTPE";
-	const char *s = arg, *l;
+	const char *arg = given[opt], *s = arg, *l;
 	uint64_t v, mul = 1;
 
+	if (!arg)
+		return dflt;
 	if (parse_cxx_integer(&s, &v))
 		goto bad;
 	if (*s && (l = strchr(letters, *s == 'K' ? 'k' : *s)) != NULL) {
@@ -94,6 +98,13 @@ bad:
 	bb_error_msg_and_usage("invalid number for -%c: %s", opt, quote_escaped(arg));
 }
 
+/* "message naming 'name'", then exit 1 (the errno ones are
+ * exit(bb_perror_name(...))). */
+BB_NORETURN static void die_about(const char *fmt, const char *name)
+{
+	bb_error_msg_and_die(fmt, quote_always(name));
+}
+
 static void on_signal(int sig)
 {
 	rescue_stop_signal = sig;
@@ -117,11 +128,11 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return;
-		bb_perror_msg_and_die("cannot open mapfile %s", quote_always(name));
+		exit(bb_perror_name("cannot open mapfile %s", name));
 	}
 	if (!fstat(fd, &st)) {
 		if (same_file(&st, in_st))
-			bb_error_msg_and_die("mapfile %s is the input", quote_always(name));
+			die_about("mapfile %s is the input", name);
 		if (S_ISBLK(in_st->st_mode) && st.st_dev == in_st->st_rdev)
 			bb_error_msg("warning: mapfile %s is on the disk being rescued",
 				     quote_always(name));
@@ -131,7 +142,7 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 		if (mapfile_parse_feed(&p, chunk, (size_t)n))
 			break;
 	if (n < 0)
-		bb_perror_msg_and_die("error reading mapfile %s", quote_always(name));
+		exit(bb_perror_name("error reading mapfile %s", name));
 	if (p.error || mapfile_parse_end(&p)) {
 		xfunc_error_retval = 2;
 		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
@@ -141,106 +152,98 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 	rescue_resume_at(p.cur_status, p.cur_pass);
 }
 
-static char *join_args(int argc, char **argv)
+/* The command line for the mapfile's comment (the options as bb_getopt
+ * left them, first), cut where the mapfile would cut it.  A newline
+ * would end the comment: it becomes a blank. */
+static const char *join_args(char **argv)
 {
-	size_t len = sizeof("ddrescue");
-	char *s, *p;
-	int i;
+	static char line[COMMAND_LINE_MAX + 1];
+	char *p = stpcpy(line, "ddrescue"), *end = line + COMMAND_LINE_MAX;
 
-	for (i = 1; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	s = xmalloc(len);
-	p = stpcpy(s, "ddrescue");
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	while (*++argv) {
+		const char *a = *argv;
 
-		*p++ = ' ';
-		/* A newline would end the comment line in the mapfile. */
-		for (; *a; a++, p++) {
-			*p = *a;
-			if (*p == '\n')
-				*p = ' ';
-		}
+		if (p < end)
+			*p++ = ' ';
+		for (; *a && p < end; a++)
+			*p++ = *a == '\n' ? ' ' : *a;
 	}
-	*p = '\0';
-	return s;
+	return line;
 }
 
 int ddrescue_main(int argc, char **argv)
 {
-	const char *arg_i = NULL, *arg_o = NULL, *arg_s = NULL, *arg_c = NULL;
 	struct rescue r;
 	struct io_end in;
 	struct lazy_buffer buf = { NULL, 0 };
 	struct stat out_st;
 	struct sigaction sa;
-	bool force = false, idirect = false, odirect = false, out_exists;
-	uint64_t size = UINT64_MAX, insize;
+	bool out_exists, unaligned = false;
+	uint64_t size, insize;
 	int c, fd;
 
 	memset(&r, 0, sizeof(r));
 	r.sector = 512;
-	while ((c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
-			      longopts)) != -1) {
-		switch (c) {
-		case 'b': r.sector = number(optarg, c, 1, 1 << 20); break;
-		case 'c': arg_c = optarg; break;
-		case 'd': idirect = true; break;
-		case 'D': odirect = true; break;
-		case 'f': force = true; break;
-		case 'i': arg_i = optarg; break;
-		case 'o': arg_o = optarg; break;
-		case 's': arg_s = optarg; break;
-		case 'n': r.no_scrape = true; break;
-		case 'N': r.no_trim = true; break;
-		case 'q': r.quiet = true; break;
-		case 'v': r.verbose = true; break;
-		case 'V': bb_print_version(); return 0;
-		case 'r':
-			r.retry_passes = strcmp(optarg, "-1") ? (int)number(optarg, c, 1, INT_MAX)
-							      : INT_MAX;
+	for (;;) {
+		optarg = "";
+		c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
+			      longopts);
+		if (c < 0)
 			break;
-		default:
-			if (c > 0 && c < 128 && strchr(unsupported, c))
-				bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
-			bb_error_msg_and_usage("invalid option");
+		if (c == 'V') {
+			bb_print_version();
+			return 0;
 		}
+		/* The rest of the option string is GNU's options it lacks. */
+		if (!strchr("bcdDfiosnNrqv", c))
+			bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
+		given[c] = optarg;
+		/* -b and -r are checked as they come, the other numbers
+		 * once -b (what their "s" means) is known. */
+		if (c == 'b')
+			r.sector = number(c, 1, 1 << 20, 0);
+		if (c == 'r')
+			r.retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
+							      : INT_MAX;
 	}
+	r.no_scrape = given['n'];
+	r.no_trim = given['N'];
+	r.quiet = given['q'];
 	if (!r.sector)
 		bb_error_msg_and_usage("invalid sector size 0");
-	r.cluster = (arg_c ? number(arg_c, 'c', 1, (64 << 20) / r.sector) : 128) * r.sector;
+	r.cluster = number('c', 1, (64 << 20) / r.sector, 128) * r.sector;
 	if (!r.cluster)
 		bb_error_msg_and_usage("invalid cluster size 0");
-	r.ipos = arg_i ? number(arg_i, 'i', r.sector, INT64_MAX) : 0;
-	r.opos = arg_o ? number(arg_o, 'o', r.sector, INT64_MAX) : r.ipos;
-	if (arg_s)
-		size = number(arg_s, 's', r.sector, INT64_MAX);
+	r.ipos = number('i', r.sector, INT64_MAX, 0);
+	r.opos = number('o', r.sector, INT64_MAX, r.ipos);
+	size = number('s', r.sector, INT64_MAX, UINT64_MAX);
 	if (argc - optind < 2 || argc - optind > 3)
 		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
 				       : "too many files");
 	r.in_name = argv[optind];
 	r.out_name = argv[optind + 1];
 	r.map_name = argv[optind + 2];
-	if (idirect && (r.ipos % r.sector || (arg_s && size % r.sector)))
+	/* O_DIRECT reads and writes whole sectors only (no -s: to the end) */
+	if (given['s'])
+		unaligned = size % r.sector;
+	if (given['d'] && (r.ipos % r.sector || unaligned))
 		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
-	if (odirect && (r.opos % r.sector || (arg_s && size % r.sector)))
+	if (given['D'] && (r.opos % r.sector || unaligned))
 		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
 
-	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (idirect ? O_DIRECT : 0));
+	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
 	if (fd < 0)
-		bb_perror_msg_and_die("cannot open %s", quote_always(r.in_name));
+		exit(bb_perror_name("cannot open %s", r.in_name));
 	io_end_learn(&in, fd, r.in_name);
 	r.in_fd = fd;
-	if (!in.size_known && !arg_s)
-		bb_error_msg_and_die("the size of %s is unknown; give it with -s",
-				     quote_always(r.in_name));
+	if (!in.size_known && !given['s'])
+		die_about("the size of %s is unknown; give it with -s", r.in_name);
 	insize = in.size_known ? in.size : r.ipos + size;
 	out_exists = stat(r.out_name, &out_st) == 0;
 	if (out_exists && same_file(&out_st, &in.st))
 		bb_error_msg_and_die("input and output are the same file");
-	if (out_exists && !S_ISREG(out_st.st_mode) && !force)
-		bb_error_msg_and_die("output %s is not a regular file; use -f to write to it",
-				     quote_always(r.out_name));
+	if (out_exists && !S_ISREG(out_st.st_mode) && !given['f'])
+		die_about("output %s is not a regular file; use -f to write to it", r.out_name);
 	if (map_init(MAX_BLOCKS))
 		bb_perror_msg_and_die("cannot reserve the block list");
 	if (r.map_name) {
@@ -261,18 +264,18 @@ int ddrescue_main(int argc, char **argv)
 		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r.cluster);
 	r.buf = buf.data;
 
-	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (odirect ? O_DIRECT : 0), 0666);
+	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
 	if (fd < 0)
-		bb_perror_msg_and_die("cannot open %s", quote_always(r.out_name));
+		exit(bb_perror_name("cannot open %s", r.out_name));
 	r.out_fd = fd;
-	r.command_line = join_args(argc, argv);
+	r.command_line = join_args(argv);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	if (r.verbose && !r.quiet)
+	if (given['v'] && !r.quiet)
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
 			   "    Starting positions: infile = %llu, outfile = %llu\n"
 			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",

@@ -35,14 +35,10 @@ int map_append(uint64_t size, int status);
 /* Give [start, end) the status (clamped to the map).  Returns -1 and
  * changes nothing when that needs more blocks than were reserved. */
 int map_set(uint64_t start, uint64_t end, int status);
-/* The first block of status st that ends after pos and starts before
- * limit, clamped to [pos, limit); false if none. */
-bool map_next(uint64_t pos, uint64_t limit, int st,
-	      uint64_t *start, uint64_t *end);
-/* The last block of status st that starts before pos and ends after
- * floor, clamped to [floor, pos); false if none. */
-bool map_prev(uint64_t pos, uint64_t floor, int st,
-	      uint64_t *start, uint64_t *end);
+/* The first (or, backwards, the last) block of status st that overlaps
+ * [lo, hi), clamped to it; false if none. */
+bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
+		uint64_t *start, uint64_t *end);
 /* The status of the byte at pos (ST_FINISHED outside the map, so that
  * nothing beyond it counts as a bad neighbour). */
 int map_status_at(uint64_t pos);
@@ -56,7 +52,6 @@ uint64_t map_total(uint64_t start, uint64_t end, int st, size_t *blocks);
 int parse_cxx_integer(const char **s, uint64_t *v);
 
 struct mapfile_parser {
-	char line[128];
 	size_t len;
 	bool too_long;           /* the line did not fit: must be a comment */
 	bool have_status;
@@ -64,12 +59,17 @@ struct mapfile_parser {
 	const char *error;       /* why parsing stopped, or NULL */
 	uint64_t cur_pos;        /* the status line */
 	int cur_status, cur_pass;
+	char line[128];          /* last: the fields above stay within a
+				    short offset, which makes shorter code */
 };
 /* Parse a mapfile arriving in pieces into the (empty) map.  Each call
  * returns 0, or -1 with p->error and p->lineno set. */
 void mapfile_parse_begin(struct mapfile_parser *p);
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n);
 int mapfile_parse_end(struct mapfile_parser *p);
+
+/* The mapfile keeps this much of the command line. */
+enum { COMMAND_LINE_MAX = 2048 };
 
 struct mapfile_status {
 	const char *command_line;
@@ -91,11 +91,11 @@ struct rescue {
 	uint64_t opos;            /* where ipos lands in the output */
 	uint64_t sector, cluster; /* bytes */
 	int retry_passes;
-	bool no_trim, no_scrape, quiet, verbose;
+	bool no_trim, no_scrape, quiet;
 	unsigned char *buf;       /* cluster bytes, page aligned */
 };
 /* Run every phase; returns the exit status. */
-int rescue_run(struct rescue *r);
+int rescue_run(const struct rescue *r);
 /* A resumed rescue goes on from the copying pass it was in. */
 void rescue_resume_at(int status, int pass);
 /* Set by the signal handler: the signal to stop for, or 0. */

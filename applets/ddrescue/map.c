@@ -77,7 +77,8 @@ int map_set(uint64_t a, uint64_t b, int st)
 {
 	uint64_t new_start[3];
 	unsigned char new_status[3];
-	size_t first, last, n = 0, old, k;
+	size_t first, last, n = 0, old;
+	int before;
 
 	if (b > map_end())
 		b = map_end();
@@ -86,81 +87,52 @@ int map_set(uint64_t a, uint64_t b, int st)
 	first = find(a);
 	last = find(b - 1);
 	/* The blocks first..last become: what is left of first before a,
-	 * [a, b), what is left of last after b. */
+	 * [a, b), what is left of last after b; a piece with the status of
+	 * the one before it (the block before first, for the first piece)
+	 * merges into it, and so does the block after last. */
+	before = first ? status[first - 1] : -1;
 	if (start[first] < a) {
 		new_start[n] = start[first];
-		new_status[n++] = status[first];
+		new_status[n++] = (unsigned char)(before = status[first]);
 	}
-	new_start[n] = a;
-	new_status[n++] = (unsigned char)st;
-	if (b < start[last + 1]) {
+	if (st != before) {
+		new_start[n] = a;
+		new_status[n++] = (unsigned char)(before = st);
+	}
+	if (b < start[last + 1] && status[last] != before) {
 		new_start[n] = b;
-		new_status[n++] = status[last];
+		new_status[n++] = (unsigned char)(before = status[last]);
 	}
-	/* Merge with the neighbours, and among themselves. */
-	if (first > 0 && status[first - 1] == new_status[0]) {
-		first--;
-		new_start[0] = start[first];
-	}
-	if (last + 1 < count && status[last + 1] == new_status[n - 1])
+	if (last + 1 < count && status[last + 1] == before)
 		last++;
-	for (k = 1; k < n;) {
-		if (new_status[k] == new_status[k - 1]) {
-			memmove(new_start + k, new_start + k + 1, (n - k - 1) * sizeof(*new_start));
-			memmove(new_status + k, new_status + k + 1, n - k - 1);
-			n--;
-		} else {
-			k++;
-		}
-	}
 	old = last - first + 1;
 	if (count - old + n > capacity)
 		return -1;
-	if (n != old) {
-		memmove(start + first + n, start + last + 1,
-			(count - last) * sizeof(*start));
-		memmove(status + first + n, status + last + 1, count - last - 1);
-		count = count - old + n;
-	}
+	memmove(start + first + n, start + last + 1, (count - last) * sizeof(*start));
+	memmove(status + first + n, status + last + 1, count - last - 1);
 	memcpy(start + first, new_start, n * sizeof(*start));
 	memcpy(status + first, new_status, n);
+	count = count - old + n;
 	return 0;
 }
 
-/* Block i, within [lo, hi), into *s and *e; true, for its callers. */
-static bool clip(size_t i, uint64_t lo, uint64_t hi, uint64_t *s, uint64_t *e)
+bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
+		uint64_t *s, uint64_t *e)
 {
+	size_t i;
+
+	if (hi > map_end())
+		hi = map_end();
+	if (lo >= hi)
+		return false;
+	for (i = find(backwards ? hi - 1 : lo); status[i] != st; i += backwards ? -1 : 1) {
+		/* the block just looked at was the last one within [lo, hi) */
+		if (backwards ? start[i] <= lo : start[i + 1] >= hi)
+			return false;
+	}
 	*s = start[i] > lo ? start[i] : lo;
-	*e = start[i + 1] < hi ? start[i + 1] : hi;
+	*e = min_u64(start[i + 1], hi);
 	return true;
-}
-
-bool map_next(uint64_t pos, uint64_t limit, int st, uint64_t *s, uint64_t *e)
-{
-	size_t i;
-
-	if (pos >= limit || pos >= map_end())
-		return false;
-	for (i = find(pos); i < count && start[i] < limit; i++) {
-		if (status[i] == st)
-			return clip(i, pos, limit, s, e);
-	}
-	return false;
-}
-
-bool map_prev(uint64_t pos, uint64_t floor, int st, uint64_t *s, uint64_t *e)
-{
-	size_t i;
-
-	if (pos > map_end())
-		pos = map_end();
-	if (pos <= floor)
-		return false;
-	for (i = find(pos - 1) + 1; i-- > 0 && start[i + 1] > floor;) {
-		if (status[i] == st)
-			return clip(i, floor, pos, s, e);
-	}
-	return false;
 }
 
 int map_status_at(uint64_t pos)

@@ -10,7 +10,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
+#include <limits.h>
+#include <stdio.h>	/* rename */
 #include <string.h>
 #include <unistd.h>
 
@@ -86,51 +87,52 @@ static int fail(struct mapfile_parser *p, const char *why)
 	return -1;
 }
 
-static int parse_line(struct mapfile_parser *p)
+/* The line in p->line: NULL, or what is wrong with it. */
+static const char *parse_line(struct mapfile_parser *p)
 {
-	char *field[3];
-	uint64_t pos, size;
+	char *field[3], *status;
+	uint64_t pos, size, pass;
 	int n;
 
 	p->line[p->len] = '\0';
 	n = fields(p->line, field);
-	if (p->too_long && n)
-		return fail(p, "line too long");
 	if (!n)
-		return 0;
+		return NULL;
+	if (p->too_long)
+		return "line too long";
 	if (n != 3)
-		return fail(p, "expected 3 fields");
+		return "expected 3 fields";
 	if (number_field(field[0], &pos))
-		return fail(p, "invalid position");
-	if (field[2 - !p->have_status][1] != '\0')
-		return fail(p, "invalid status character");
+		return "invalid position";
+	/* The status line is "pos status pass", a block "pos size status". */
+	status = field[p->have_status ? 2 : 1];
+	if (status[1])
+		return "invalid status character";
 	if (!p->have_status) {
-		const char *s = field[2];
-		uint64_t pass;
-
-		if (!strchr("?*/-FG+", field[1][0]) || *s < '1' || *s > '9' ||
-		    number_field(s, &pass) || pass > 1000000)
-			return fail(p, field[1][0] && strchr("?*/-FG+", field[1][0])
-				    ? "invalid pass" : "invalid status character");
+		if (!strchr("?*/-FG+", *status))
+			return "invalid status character";
+		if (*field[2] < '1' || *field[2] > '9' ||
+		    number_field(field[2], &pass) || pass > 1000000)
+			return "invalid pass";
 		p->have_status = true;
 		p->cur_pos = pos;
-		p->cur_status = (unsigned char)field[1][0];
+		p->cur_status = (unsigned char)*status;
 		p->cur_pass = (int)pass;
-		return 0;
+		return NULL;
 	}
 	if (number_field(field[1], &size))
-		return fail(p, "invalid size");
-	if (!strchr("?*/-+", field[2][0]))
-		return fail(p, "invalid status character");
+		return "invalid size";
+	if (!strchr("?*/-+", *status))
+		return "invalid status character";
 	if (!map_count() && pos && map_append(pos, ST_NONTRIED))
-		return fail(p, "too many blocks");
+		return "too many blocks";
 	if (pos != map_end())
-		return fail(p, "block not contiguous with the one before");
+		return "block not contiguous with the one before";
 	if (size > (uint64_t)INT64_MAX - pos)
-		return fail(p, "block ends past the largest position");
-	if (map_append(size, field[2][0]))
-		return fail(p, "too many blocks");
-	return 0;
+		return "block ends past the largest position";
+	if (map_append(size, *status))
+		return "too many blocks";
+	return NULL;
 }
 
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
@@ -138,7 +140,7 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 	for (; n; data++, n--) {
 		if (*data == '\n') {
 			p->lineno++;
-			if (parse_line(p))
+			if ((p->error = parse_line(p)) != NULL)
 				return -1;
 			p->len = 0;
 			p->too_long = false;
@@ -156,11 +158,9 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 
 int mapfile_parse_end(struct mapfile_parser *p)
 {
-	if (p->len || p->too_long) {
-		p->lineno++;
-		if (parse_line(p))
-			return -1;
-	}
+	/* a last line without its newline */
+	if ((p->len || p->too_long) && mapfile_parse_feed(p, "\n", 1))
+		return -1;
 	if (!p->have_status && p->lineno)
 		return fail(p, "no status line");
 	return 0;
@@ -168,104 +168,73 @@ int mapfile_parse_end(struct mapfile_parser *p)
 
 /* ---- saving -------------------------------------------------------- */
 
-struct out {
-	int fd, err;
-	size_t len;
-	char buf[2048];
-};
+/* Lines are formatted into a buffer written whenever less than a block
+ * line's room (42 bytes) is left; the header, with the command line and
+ * the phase cut to COMMAND_LINE_MAX and PHASE_MAX, always fits. */
+enum { SAVE_BUF = 4096, LINE_ROOM = 64, PHASE_MAX = 64 };
 
-static void flush(struct out *o)
+/* GNU writes the hex of the mapfile in upper case, bb_format in lower:
+ * upper-case the letters of the line at s, which are only hex digits. */
+static void upper_hex(char *s)
 {
-	if (o->len && !o->err && full_write(o->fd, o->buf, o->len) != (ssize_t)o->len)
-		o->err = errno ? errno : EIO;
-	o->len = 0;
-}
-
-static void put(struct out *o, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (o->len + n > sizeof(o->buf))
-		flush(o);
-	if (n > sizeof(o->buf))
-		n = sizeof(o->buf);
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-/* "0x" and at least 8 upper-case hex digits, as GNU writes them. */
-static void put_hex(struct out *o, uint64_t v, const char *after)
-{
-	char tmp[24], *end = tmp + sizeof(tmp) - 1, *p = end;
-
-	*end = '\0';
-	do {
-		*--p = "0123456789ABCDEF"[v & 15];
-		v >>= 4;
-	} while (v || end - p < 8);
-	*--p = 'x';
-	*--p = '0';
-	put(o, p);
-	put(o, after);
+	for (; *s != '\n'; s++)
+		if (*s >= 'a' && *s <= 'f')
+			*s -= 'a' - 'A';
 }
 
 int mapfile_save(const char *name, const struct mapfile_status *st)
 {
-	size_t len = strlen(name), i;
-	char *tmp = try_malloc(len + 5);
-	struct out *o = try_malloc(sizeof(*o));
-	char line[48];
-	int err = 0;
+	char buf[SAVE_BUF], tmp[PATH_MAX], *line;
+	size_t len, i = 0;
+	int fd, err;
 
-	if (!tmp || !o) {
-		free_mapped(tmp);
-		errno = ENOMEM;
+	/* A name that does not fit is one that open() would refuse. */
+	if (bb_format(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp)) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	memcpy(tmp, name, len);
-	memcpy(tmp + len, ".tmp", 5);
-	o->err = 0;
-	o->len = 0;
-	o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (o->fd < 0) {
-		err = errno;
-		goto out;
-	}
-	put(o, "# Mapfile. Created by zerobox ddrescue\n# Command line: ");
-	put(o, st->command_line);
-	put(o, "\n# ");
-	put(o, st->phase);
-	put(o, "\n# current_pos  current_status  current_pass\n");
-	put_hex(o, st->cur_pos, "     ");
-	bb_format(line, sizeof(line), "%c               %d\n", st->cur_status,
-		  st->cur_pass);
-	put(o, line);
-	put(o, "#      pos        size  status\n");
-	for (i = 0; i < map_count(); i++) {
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return -1;
+	len = bb_format(buf, SAVE_BUF,
+			"# Mapfile. Created by zerobox ddrescue\n"
+			"# Command line: %.*s\n# %.*s\n"
+			"# current_pos  current_status  current_pass\n",
+			COMMAND_LINE_MAX, st->command_line, PHASE_MAX, st->phase);
+	/* At least 8 hex digits, as GNU writes them. */
+	line = buf + len;
+	len += bb_format(line, SAVE_BUF - len,
+			 "0x%08llx     %c               %d\n"
+			 "#      pos        size  status\n",
+			 (unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
+	upper_hex(line);
+	for (;;) {
 		uint64_t pos, size;
 		int s;
 
-		map_block(i, &pos, &size, &s);
-		put_hex(o, pos, "  ");
-		put_hex(o, size, "  ");
-		line[0] = (char)s;
-		line[1] = '\n';
-		line[2] = '\0';
-		put(o, line);
+		if (len > SAVE_BUF - LINE_ROOM || i == map_count()) {
+			if (full_write(fd, buf, len) != (ssize_t)len)
+				break;
+			len = 0;
+		}
+		if (i == map_count())
+			break;
+		map_block(i++, &pos, &size, &s);
+		line = buf + len;
+		len += bb_format(line, SAVE_BUF - len, "0x%08llx  0x%08llx  %c\n",
+				 (unsigned long long)pos, (unsigned long long)size, s);
+		upper_hex(line);
 	}
-	flush(o);
-	err = o->err;
-	if (!err && fsync(o->fd))
+	/* len is 0 when every line was written */
+	if (len || fsync(fd)) {
 		err = errno;
-	if (close(o->fd) && !err)
+		close(fd);
+	} else if (close(fd) || rename(tmp, name)) {
 		err = errno;
-	if (!err && rename(tmp, name))
-		err = errno;
-	if (err)
-		unlink(tmp);
-out:
-	free_mapped(tmp);
-	free_mapped(o);
+	} else {
+		return 0;
+	}
+	unlink(tmp);
 	errno = err;
-	return err ? -1 : 0;
+	return -1;
 }

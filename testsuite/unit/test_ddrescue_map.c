@@ -147,13 +147,13 @@ static void test_set(void)
 	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 20 -,70 30 ?,");
 	unit_end();
 
-	unit_begin("map: next and prev find blocks of a status");
-	CHECK(map_next(0, 100, '?', &a, &b) && a == 30 && b == 50);
-	CHECK(map_next(40, 100, '?', &a, &b) && a == 40 && b == 50);
-	CHECK(map_next(50, 90, '?', &a, &b) && a == 70 && b == 90);
-	CHECK(map_prev(100, 0, '?', &a, &b) && a == 70 && b == 100);
-	CHECK(map_prev(70, 35, '?', &a, &b) && a == 35 && b == 50);
-	CHECK(!map_prev(30, 0, '?', &a, &b));
+	unit_begin("map: search finds blocks of a status, either way");
+	CHECK(map_search(0, 100, '?', false, &a, &b) && a == 30 && b == 50);
+	CHECK(map_search(40, 100, '?', false, &a, &b) && a == 40 && b == 50);
+	CHECK(map_search(50, 90, '?', false, &a, &b) && a == 70 && b == 90);
+	CHECK(map_search(0, 100, '?', true, &a, &b) && a == 70 && b == 100);
+	CHECK(map_search(35, 70, '?', true, &a, &b) && a == 35 && b == 50);
+	CHECK(!map_search(0, 30, '?', true, &a, &b));
 	CHECK(map_status_at(55) == '-' && map_status_at(100) == '+');
 	unit_end();
 }
