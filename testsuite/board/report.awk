@@ -55,13 +55,14 @@ function fmt(value, format) {
 	return value == "n/a" ? value : sprintf(format, value)
 }
 
-# The distinct values of a column over the rounds, in order: "0", "0/137".
-function distinct(key, col,    i, out, seen) {
+# The distinct values of a column over the rounds, in order: "0", "0/137";
+# cells and counts are cell and count, or the bmap runs' bcell and bcount.
+function distinct(cells, counts, key, col,    i, out, seen) {
 	out = ""
-	for (i = 1; i <= count[key]; i++)
-		if (!((cell[key, col, i]) in seen)) {
-			seen[cell[key, col, i]] = 1
-			out = out (out == "" ? "" : "/") cell[key, col, i]
+	for (i = 1; i <= counts[key]; i++)
+		if (!((cells[key, col, i]) in seen)) {
+			seen[cells[key, col, i]] = 1
+			out = out (out == "" ? "" : "/") cells[key, col, i]
 		}
 	return out
 }
@@ -245,7 +246,7 @@ function print_bmap(mem,    k, key, part, out, n) {
 			brange(key, "mib", "%.1f"), brange(key, "wall", "%.1f"), \
 			brange(key, "own", "%.1f"), brange(key, "rss", "%.1f"), \
 			brange(key, "dirty", "%.1f"), \
-			bdistinct(key, "exit"), bdistinct(key, "image")
+			distinct(bcell, bcount, key, "exit"), distinct(bcell, bcount, key, "image")
 	}
 	if (n == 0)
 		return
@@ -265,15 +266,6 @@ function print_bmap(mem,    k, key, part, out, n) {
 		failures = failures sprintf("FAIL: %s MiB: bmap misses a target\n", mem)
 }
 
-function bdistinct(key, col,    i, out, seen) {
-	out = ""
-	for (i = 1; i <= bcount[key]; i++)
-		if (!((bcell[key, col, i]) in seen)) {
-			seen[bcell[key, col, i]] = 1
-			out = out (out == "" ? "" : "/") bcell[key, col, i]
-		}
-	return out
-}
 
 function print_targets(mem,    out, s, big, name) {
 	out = ""
@@ -395,7 +387,7 @@ END {
 				fmt(median(key, "quiet"), "%.1f"), \
 				fmt(median(key, "gap"), "%.1f"), fmt(median(key, "peak"), "%.1f"), \
 				fmt(median(key, "minavail"), "%.1f"), fmt(median(key, "avail0"), "%.1f"), \
-				fmt(median(key, "canary"), "%.0f"), distinct(key, "exit"), distinct(key, "image")
+				fmt(median(key, "canary"), "%.0f"), distinct(cell, count, key, "exit"), distinct(cell, count, key, "image")
 		}
 		print_targets(mem)
 		print_bmap(mem)
