@@ -18,6 +18,11 @@
  *
  * A mismatch is known to the chunk: the report counts the bytes of the
  * chunks whose hashes differ.
+ *
+ * The O_DIRECT read-back reads ahead: while one half of the buffer is
+ * hashed, the device fills the other (Linux AIO, which O_DIRECT makes
+ * asynchronous), so the device never waits for the hash.  Where AIO
+ * can't be had (ENOSYS, a system limit), each piece is read with pread.
  */
 //config:config FEATURE_DD_VERIFY
 //config:	bool "conv=verify: read the output back from the device"
@@ -35,7 +40,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/aio_abi.h>
 #include <linux/fs.h>
 
 #include "dd.h"
@@ -312,6 +319,110 @@ static void compare_chunk(struct dd_verify_state *v, struct chunk_hasher *h,
 /* What read_back returns when the first O_DIRECT read was refused. */
 enum { DIRECT_REFUSED = -1 };
 
+/* ---- the read-back's reader ----------------------------------------- */
+
+/*
+ * start() asks for the piece at pos; finish() waits for it and says
+ * where its bytes are.  With AIO the pieces go to the two halves of the
+ * buffer in turn, and the next piece can be started before this one is
+ * hashed; without, one pread into the whole buffer.
+ */
+struct reader {
+	int fd;
+	aio_context_t aio;           /* 0: pread */
+	struct iocb request;
+	unsigned char *area[2];      /* where the pieces land, in turn */
+	size_t piece_max;            /* the most one piece may be */
+	int filling;                 /* the area of the piece started */
+	bool started;
+	uint64_t pos;                /* the piece started */
+	size_t len;
+};
+
+static void reader_open(struct reader *r, int fd, struct lazy_buffer *buf,
+			uint64_t align, bool ahead)
+{
+	memset(r, 0, sizeof(*r));
+	r->fd = fd;
+	r->area[0] = r->area[1] = buf->data;
+	r->piece_max = buf->capacity;
+	if (!ahead || buf->capacity / 2 < align || buf->capacity / 2 % align
+	    || syscall(SYS_io_setup, 1L, &r->aio) != 0) {
+		r->aio = 0;
+		return;
+	}
+	r->piece_max = buf->capacity / 2;
+	r->area[1] = buf->data + r->piece_max;
+}
+
+/* Returns 0, or -1 with errno. */
+static int reader_start(struct reader *r, uint64_t pos, size_t len)
+{
+	struct iocb *list[1] = { &r->request };
+
+	r->pos = pos;
+	r->len = len;
+	r->started = true;
+	if (!r->aio)
+		return 0;
+	memset(&r->request, 0, sizeof(r->request));
+	r->request.aio_fildes = (uint32_t)r->fd;
+	r->request.aio_lio_opcode = IOCB_CMD_PREAD;
+	r->request.aio_buf = (uint64_t)(uintptr_t)r->area[r->filling];
+	r->request.aio_nbytes = len;
+	r->request.aio_offset = (int64_t)pos;
+	if (syscall(SYS_io_submit, r->aio, 1L, list) == 1)
+		return 0;
+	r->started = false;
+	return -1;
+}
+
+/* The started piece's byte count (0 at the end), or -1 with errno;
+ * *data: where its bytes are. */
+static ssize_t reader_finish(struct dd_run *run, struct reader *r,
+			     const unsigned char **data)
+{
+	struct io_event done;
+	long got;
+
+	r->started = false;
+	if (!r->aio) {
+		ssize_t n;
+
+		do
+			n = pread(r->fd, r->area[0], r->len, (off_t)r->pos);
+		while (n < 0 && retry_after(run));
+		*data = r->area[0];
+		return n;
+	}
+	do
+		got = syscall(SYS_io_getevents, r->aio, 1L, 1L, &done, NULL);
+	while (got < 0 && retry_after(run));
+	if (got != 1)
+		return -1;
+	*data = r->area[r->filling];
+	r->filling ^= 1;
+	if (done.res < 0) {
+		errno = (int)-done.res;
+		return -1;
+	}
+	return (ssize_t)done.res;
+}
+
+/* A piece still started is waited for (its area may be freed next). */
+static void reader_close(struct reader *r)
+{
+	if (r->aio)
+		(void)syscall(SYS_io_destroy, r->aio);
+}
+
+/* The piece at pos: whole aligned blocks up to end, at most piece_max. */
+static size_t piece_at(const struct reader *r, uint64_t pos, uint64_t end,
+		       uint64_t align)
+{
+	return (size_t)min_u64(r->piece_max, (end - pos + align - 1) / align * align);
+}
+
 /* Read [from, to) (range offsets, from a chunk's start) through fd and
  * compare it with the hashes.  align: what O_DIRECT needs, or 1.
  * Returns 0, DIRECT_REFUSED, or an errno (*at: where the read failed). */
@@ -320,28 +431,36 @@ static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
 {
 	struct dd_verify_state *v = run->verify;
 	struct chunk_hasher h;
+	struct reader r;
 	uint64_t pos = v->start + from, end = v->start + to;
 	uint64_t chunk_offset = from;
 	uint64_t read_pos = pos / align * align;
 	bool first = true;
+	int err = 0;
 
 	hasher_reset(&h);
+	reader_open(&r, fd, buf, align, align > 1);
 	while (pos < end) {
-		size_t want = (size_t)min_u64(buf->capacity,
-					      (end - read_pos + align - 1) / align * align);
-		ssize_t n = pread(fd, buf->data, want, (off_t)read_pos);
-		const unsigned char *p = buf->data;
+		const unsigned char *p;
+		ssize_t n = 0;
 		uint64_t got;
 
-		if (n < 0 && retry_after(run))
-			continue;
+		if (!r.started && reader_start(&r, read_pos, piece_at(&r, read_pos, end, align)) != 0)
+			n = -1;
+		else
+			n = reader_finish(run, &r, &p);
 		if (n <= 0) {
 			*at = read_pos;
-			if (n == 0)
-				return EIO;
-			return first && errno == EINVAL ? DIRECT_REFUSED : errno;
+			err = n == 0 ? EIO
+				: first && errno == EINVAL ? DIRECT_REFUSED : errno;
+			break;
 		}
 		first = false;
+		/* The next piece is on its way while this one is hashed; a
+		 * failure to start it shows when it is started again. */
+		if (r.aio && read_pos + (uint64_t)n < end)
+			(void)reader_start(&r, read_pos + (uint64_t)n,
+					   piece_at(&r, read_pos + (uint64_t)n, end, align));
 		got = (uint64_t)n;
 		/* Past what the range needs at the front and the back. */
 		if (read_pos < pos) {
@@ -373,7 +492,8 @@ static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
 		v->progress_done += (uint64_t)n;
 		verify_progress(run, false);
 	}
-	return 0;
+	reader_close(&r);
+	return err;
 }
 
 /* The page cache must not answer: write it out, drop it. */
