@@ -165,8 +165,11 @@ static const char *join_args(char **argv)
 
 		if (p < end)
 			*p++ = ' ';
-		for (; *a && p < end; a++)
-			*p++ = *a == '\n' ? ' ' : *a;
+		for (; *a && p < end; a++, p++) {
+			*p = *a;
+			if (*p == '\n')
+				*p = ' ';
+		}
 	}
 	return line;
 }
