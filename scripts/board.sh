@@ -124,9 +124,8 @@ boot() {
 	mem=$1
 	tag=$mem-$2
 	say "guest with $mem MiB, round $2: $nwrites write runs, $nreads read runs of $IMAGE_MIB MiB, timeout $timeout s"
-	printf 'MEM_MIB=%s\nCONTENDERS="%s"\nWRITES="%s"\nREADS="%s"\nSHARE=%s\nHOST_BMAP=%s\n' \
-		"$mem" "$CONTENDERS" "$WRITES" "$READS" "$share" \
-		"$(cd "$work" && pwd)/os.bmap" > "$root/board.conf"
+	printf 'MEM_MIB=%s\nCONTENDERS="%s"\nWRITES="%s"\nREADS="%s"\nSHARE=%s\n' \
+		"$mem" "$CONTENDERS" "$WRITES" "$READS" "$share" > "$root/board.conf"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$work/initramfs.cpio"
 	truncate -s 256M "$work/res.img"
 	truncate -s "${IMAGE_MIB}M" "$work/scr.img"
