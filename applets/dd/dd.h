@@ -26,8 +26,9 @@
  *               from the device, the first block held back
  *   syncwait.c  status=progress through the final sync
  *   buffers.c   mapping and growing the buffers the plan asks for
- *   tally.c     the only writer of the counts and offsets, and tick():
- *               signals, progress and nocache, once per loop turn
+ *   tally.c     the only writer of the counts and offsets
+ *   housekeeping.c  tick(): signals, progress and nocache, once per
+ *               loop turn of every mover
  *   cache.c     iflag=/oflag=nocache
  *   signals.c   SIGINT/SIGUSR1: handlers set flags, tick() acts
  *   report.c    the summary and the status=progress line
@@ -422,8 +423,10 @@ void tally_input_moved(struct dd_run *run, uint64_t n);
 void tally_output_moved(struct dd_run *run, uint64_t n);
 void tally_set_input_offset(struct dd_run *run, uint64_t offset);
 void tally_set_output_offset(struct dd_run *run, uint64_t offset);
-/* Once per loop turn (and per interrupted syscall): act on signals,
- * print the progress line, let nocache drop what was passed. */
+
+/* housekeeping.c: once per loop turn (and per interrupted syscall): act
+ * on signals, print the progress line, let nocache drop what was
+ * passed. */
 void tick(struct dd_run *run);
 /* The same, less the signals: between the steps of a record. */
 void tick_within_record(struct dd_run *run);

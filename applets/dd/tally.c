@@ -2,11 +2,8 @@
  * tally.c - the records lines, the byte count and the two offsets.  This
  * file is their only writer: the movers say what happened (a record
  * read, a write, bytes moved in the kernel), and the counting rules,
- * GNU's, live here once.
- *
- * tick() is the housekeeping of one loop turn, the same for both
- * movers: act on signals, print the progress line when due, and let
- * nocache drop what the offsets have passed.
+ * GNU's, live here once.  The rest of a loop turn (signals, progress,
+ * nocache) is housekeeping.c's.
  */
 #include "dd.h"
 
@@ -126,22 +123,4 @@ void tally_set_input_offset(struct dd_run *run, uint64_t offset)
 void tally_set_output_offset(struct dd_run *run, uint64_t offset)
 {
 	run->tally.out_offset = offset;
-}
-
-void tick(struct dd_run *run)
-{
-	process_signals(run);
-	tick_within_record(run);
-}
-
-/* Between the steps of a large record: signals wait for its end, as
- * they would for one read and one write of it. */
-void tick_within_record(struct dd_run *run)
-{
-	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS)
-		maybe_print_progress(run);
-	if (ENABLE_FEATURE_DD_NOCACHE && run->cache) {
-		input_consumed(run);
-		output_written(run);
-	}
 }
