@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -109,6 +110,31 @@ ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
 }
 
 /*
+ * A buffer sized to the pipe's capacity at the start: its writer may
+ * raise the pipe before it writes, and GNU's one read then returns up to
+ * the new capacity.  A writer wakes its reader only once the pipe is
+ * full or its write is done, so the capacity is asked for after the
+ * wait, not before it.
+ */
+static void fit_buffer_to_pipe(struct dd_run *run, size_t size)
+{
+	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
+	size_t capacity;
+
+	/* A nonblocking read does not wait, so neither does this. */
+	if (io_end_is_nonblocking(&run->in))
+		return;
+	while (poll(&readable, 1, -1) < 0) {
+		if (errno != EINTR)
+			return;
+		process_signals(run);
+	}
+	capacity = pipe_capacity_now(&run->in);
+	if (capacity > run->ibuf.capacity)
+		grow_input_buffer(run, capacity < size ? capacity : size);
+}
+
+/*
  * Where the buffer is smaller than size (plan.c sized it from the
  * input), a read that fills it means the bound no longer holds: the
  * buffer grows and reading goes on, so the record is what one large
@@ -120,6 +146,8 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
 
 	*got = 0;
+	if (run->ibuf.capacity < size && io_end_is_pipe(&run->in))
+		fit_buffer_to_pipe(run, size);
 	for (;;) {
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
