@@ -462,5 +462,7 @@ void catch_up_progress(struct dd_run *run);
 /* status=progress during the final sync, left bytes still to go. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 BB_NORETURN void die_with_summary(struct dd_run *run);
+/* "NAME: cannot seek", and dd will exit 1: a mover lost its place. */
+void report_seek_error(struct dd_run *run, const struct io_end *end);
 
 #endif

@@ -56,6 +56,14 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
+BB_NORETURN static void die_cannot_pass(struct dd_run *run,
+					const struct io_end *end, bool input)
+{
+	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
+		      input ? "skip" : "seek");
+	die_with_summary(run);
+}
+
 /*
  * Pass over records × block + bytes of one end (the input for skip=,
  * the output for seek=).  Returns the records not passed because the
@@ -90,7 +98,8 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 		    && end->size - offset < wanted) {
 			records = (wanted - (end->size - offset)) / block;
 			wanted = end->size - offset;
-			lseek(end->fd, (off_t)end->size, SEEK_SET);
+			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
+				die_cannot_pass(run, end, input);
 		} else {
 			records = 0;
 		}
@@ -103,9 +112,7 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	err = errno;
 	if (lseek(end->fd, 0, SEEK_END) >= 0) {
 		errno = err ? err : EOVERFLOW;
-		bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
-			      input ? "skip" : "seek");
-		die_with_summary(run);
+		die_cannot_pass(run, end, input);
 	}
 	for (;;) {
 		size_t size = next_block(records, *bytes, block);

@@ -158,6 +158,12 @@ void die_with_summary(struct dd_run *run)
 	exit(EXIT_FAILURE);
 }
 
+void report_seek_error(struct dd_run *run, const struct io_end *end)
+{
+	bb_perror_msg("%s: cannot seek", quote_if_needed(end->name));
+	run->exit_status = EXIT_FAILURE;
+}
+
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		      uint64_t interval_ns)
 {

@@ -329,15 +329,6 @@ static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 	return (int64_t)hole;
 }
 
-/* The read-ahead lost its place in the input: the copy stops there.
- * Returns true, the copy's at_end. */
-static bool input_seek_failed(struct dd_run *run)
-{
-	bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
-	run->exit_status = EXIT_FAILURE;
-	return true;
-}
-
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
@@ -361,7 +352,8 @@ static bool copy_read_ahead(struct dd_run *run)
 							&data_end);
 
 			if (hole < 0) {
-				at_end = input_seek_failed(run);
+				report_seek_error(run, &run->in);
+				at_end = true;
 				break;
 			}
 			if (hole > 0) {
@@ -393,8 +385,10 @@ static bool copy_read_ahead(struct dd_run *run)
 	}
 	/* The record loop reads on from what was written.  If the input
 	 * can't be put back there, nothing after it can be trusted. */
-	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0)
-		at_end = input_seek_failed(run);
+	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
+		report_seek_error(run, &run->in);
+		at_end = true;
+	}
 	tally_coalesced(run, moved, at_end);
 	lazy_buffer_free(&buf);
 	return at_end;

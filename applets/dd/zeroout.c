@@ -234,6 +234,15 @@ static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 	return true;
 }
 
+static bool seek_to(struct dd_run *run, const struct io_end *end,
+		    uint64_t offset)
+{
+	if (lseek(end->fd, (off_t)offset, SEEK_SET) >= 0)
+		return true;
+	report_seek_error(run, end);
+	return false;
+}
+
 bool copy_zeroout(struct dd_run *run)
 {
 	struct zeroout z;
@@ -264,12 +273,14 @@ bool copy_zeroout(struct dd_run *run)
 		tally_moved(run, n, from_input);
 	}
 	tally_coalesced(run, moved, moved == end);
-	/* The record loop goes on from the tally's offsets. */
-	if (from_input)
-		lseek(run->in.fd, (off_t)run->tally.in_offset, SEEK_SET);
-	lseek(run->out.fd, (off_t)run->tally.out_offset, SEEK_SET);
 	lazy_buffer_free(&z.zeros);
 	if (z.data.data)
 		lazy_buffer_free(&z.data);
+	/* The record loop goes on from the tally's offsets; where an end
+	 * can't be put there, nothing after it can be trusted. */
+	if (from_input && !seek_to(run, &run->in, run->tally.in_offset))
+		return true;
+	if (!seek_to(run, &run->out, run->tally.out_offset))
+		return true;
 	return moved == end;
 }
