@@ -120,8 +120,8 @@ static bool count_records(struct dd_run *run, struct batch_count *c,
  * ENOSPC or EDQUOT the rest goes a block at a time, from where the
  * write stopped, as GNU's writes would have gone.
  */
-static enum batch_result write_batch(struct dd_run *run, unsigned char *data,
-				     size_t end, struct batch_count *c)
+static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
+				size_t end, struct batch_count *c)
 {
 	size_t obs = (size_t)run->opt->obs, done = 0;
 	bool by_block = false;
@@ -143,44 +143,50 @@ static enum batch_result write_batch(struct dd_run *run, unsigned char *data,
 			count_records(run, c, done, true);
 			errno = err;
 			report_write_error(run, run->plan.two_buffers);
-			return run->plan.two_buffers ? BATCH_BLOCK_FAILED
-				: BATCH_WRITE_FAILED;
+			return run->plan.two_buffers ? STOP_BLOCK_FAILED
+				: STOP_WRITE_FAILED;
 		}
 		count_records(run, c, done, false);
 		tick_within_record(run);
 	}
-	return BATCH_DONE;
+	return STOP_NONE;
 }
 
-enum batch_result copy_batch(struct dd_run *run)
+size_t records_for_batch(struct dd_run *run)
 {
-	struct batch_count c = { 0, 0, 0, 0 };
-	size_t k, end;
-	enum batch_result result;
-	unsigned char *data;
-	ssize_t n;
+	size_t k;
 
 	if (!look_at_pipe(run))
-		return BATCH_NONE;
+		return 0;
 	k = records_to_take(run);
 	if (k < 2) {
 		no_batch_found(run);
-		return BATCH_NONE;
+		return 0;
 	}
 	if (!run->batch_buf.data
 	    && lazy_buffer_alloc(&run->batch_buf,
 				 run->plan.batch_size + run->opt->obs) != 0) {
 		/* No memory for it: records go one by one, as without. */
 		no_batch_found(run);
-		return BATCH_NONE;
+		return 0;
 	}
 	run->batch_backoff = 0;
-	data = run->batch_buf.data;
+	return k;
+}
+
+enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
+{
+	struct batch_count c = { 0, 0, 0, 0 };
+	unsigned char *data = run->batch_buf.data;
+	size_t end;
+	enum dd_stop stop;
+	ssize_t n;
 
 	/* Two buffers: the staged bytes begin the first block. */
 	if (run->plan.two_buffers)
 		c.staged = take_staged_output(run, data);
-	n = read_batch(run, data + c.staged, k * (size_t)run->opt->ibs);
+	n = read_batch(run, data + c.staged, records * (size_t)run->opt->ibs);
+	*len = n;
 	if (n <= 0) {
 		int err = errno;
 
@@ -188,7 +194,7 @@ enum batch_result copy_batch(struct dd_run *run)
 		if (c.staged)
 			stage_output(run, data, c.staged);
 		errno = err;
-		return n < 0 ? BATCH_READ_FAILED : BATCH_INPUT_ENDED;
+		return STOP_NONE;
 	}
 	c.got = (size_t)n;
 
@@ -198,11 +204,11 @@ enum batch_result copy_batch(struct dd_run *run)
 	if (run->plan.two_buffers)
 		end = (c.staged + c.got) / (size_t)run->opt->obs
 			* (size_t)run->opt->obs;
-	result = write_batch(run, data, end, &c);
-	if (result != BATCH_DONE)
-		return result;
+	stop = write_batch(run, data, end, &c);
+	if (stop != STOP_NONE)
+		return stop;
 	count_records(run, &c, end, false);
 	if (run->plan.two_buffers)
 		stage_output(run, data + end, c.staged);
-	return BATCH_DONE;
+	return STOP_NONE;
 }

@@ -271,7 +271,8 @@ static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r
 	return memcmp(digest, r->checksum, bmap.header.digest_size) == 0;
 }
 
-/* One range: read, hash, write, a step at a time. */
+/* One range: read, hash, write, a step at a time.  STOP_NONE once it is
+ * written. */
 static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 {
 	uint64_t offset = bmap_range_offset(&bmap.header, r);
@@ -284,7 +285,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	else
 		sha256_init(&h);
 	if (!pass_input(run, offset))
-		return STOP_DONE;
+		return STOP_INPUT_FAILED;
 	if (lseek(run->out.fd, (off_t)out_at, SEEK_SET) < 0) {
 		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
 		return STOP_WRITE_FAILED;
@@ -294,7 +295,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 		size_t len = (size_t)min_u64(left, BMAP_STEP), done;
 
 		if (!read_image(run, len))
-			return STOP_DONE;
+			return STOP_INPUT_FAILED;
 		if (bmap.header.checksum_type != BMAP_CHECKSUM_NONE)
 			sha_update(&h, bmap.buf.data, len);
 		left -= len;
@@ -307,8 +308,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 				     (unsigned long long)offset,
 				     (unsigned long long)(offset + bmap_range_length(&bmap.header, r) - 1),
 				     quote_always(run->in.name));
-			run->exit_status = EXIT_FAILURE;
-			return STOP_DONE;
+			return STOP_INPUT_FAILED;
 		}
 		done = write_step(run, bmap.buf.data, len);
 		tally_moved(run, done, true);
@@ -320,7 +320,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 		}
 		tick(run);
 	}
-	return STOP_DONE;
+	return STOP_NONE;
 }
 
 /* A file shorter than the image (a new one) gets the image's size, as
@@ -332,9 +332,9 @@ static enum dd_stop extend_file(struct dd_run *run)
 
 	if (!S_ISREG(run->out.st.st_mode) || fstat(run->out.fd, &st) != 0
 	    || (uint64_t)st.st_size >= end)
-		return STOP_DONE;
+		return STOP_NONE;
 	if (ftruncate(run->out.fd, (off_t)end) == 0)
-		return STOP_DONE;
+		return STOP_NONE;
 	bb_perror_msg("failed to extend %s to the image's size",
 		      quote_always(run->out.name));
 	return STOP_WRITE_FAILED;
@@ -342,31 +342,27 @@ static enum dd_stop extend_file(struct dd_run *run)
 
 enum dd_stop copy_bmap(struct dd_run *run)
 {
+	enum dd_stop stop;
+	bool input_whole;
+
 	if (!run->out.seekable)
 		bb_error_msg_and_die("bmap=: %s cannot seek",
 				     quote_if_needed(run->out.name));
 	bmap.out_base = run->out.offset;
 	rewind_map();
 	while (next_range()) {
-		int status = run->exit_status;
-		enum dd_stop stop = copy_range(run, &bmap.parser.range);
-
-		if (stop != STOP_DONE)
+		stop = copy_range(run, &bmap.parser.range);
+		if (stop != STOP_NONE)
 			return stop;
-		if (run->exit_status != status || bmap.image_pos
-		    < bmap_range_offset(&bmap.header, &bmap.parser.range)
-		      + bmap_range_length(&bmap.header, &bmap.parser.range)) {
-			run->exit_status = EXIT_FAILURE;
-			return STOP_DONE;
-		}
 	}
 	if (bmap.header.mapped_bytes != bmap.mapped_done
 	    || !same_header(&bmap.header, &bmap.parser.header)) {
 		bb_error_msg("bmap %s changed during the copy", quote_always(bmap.name));
-		run->exit_status = EXIT_FAILURE;
-		return STOP_DONE;
+		return STOP_INPUT_FAILED;
 	}
-	if (!check_input_end(run))
-		run->exit_status = EXIT_FAILURE;
-	return extend_file(run);
+	input_whole = check_input_end(run);
+	stop = extend_file(run);
+	if (stop != STOP_NONE)
+		return stop;
+	return input_whole ? STOP_DONE : STOP_INPUT_FAILED;
 }

@@ -267,7 +267,7 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 	shape_bytes(run, p, n);
 }
 
-void conv_record(struct dd_run *run, unsigned char *buf, size_t len)
+enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
 	struct dd_conv_state *cv = &run->conv;
 
@@ -278,9 +278,10 @@ void conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 		swab_bytes(run, buf, len);
 	else
 		shape_bytes(run, buf, len);
+	return staging_outcome(run);
 }
 
-void conv_finish(struct dd_run *run)
+enum dd_stop conv_finish(struct dd_run *run)
 {
 	struct dd_conv_state *cv = &run->conv;
 
@@ -289,7 +290,7 @@ void conv_finish(struct dd_run *run)
 		shape_bytes(run, &cv->swab_byte, 1);
 	}
 	if (!ENABLE_FEATURE_DD_CONV)
-		return;
+		return staging_outcome(run);
 	/* A last line without a newline is still padded to cbs. */
 	if (cv->shape == SHAPE_BLOCK && cv->column > 0)
 		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
@@ -297,4 +298,5 @@ void conv_finish(struct dd_run *run)
 	if (cv->shape == SHAPE_UNBLOCK && cv->column > 0)
 		stage_output(run, &cv->newline, 1);
 	cv->column = 0;
+	return staging_outcome(run);
 }

@@ -161,9 +161,11 @@ static void take_options(char **argv)
  */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
+	bool wrote_all = stop == STOP_DONE || stop == STOP_INPUT_FAILED;
+
 	if (stop != STOP_DONE)
 		run->exit_status = EXIT_FAILURE;
-	else if (extend_after_final_hole(run) && output_syncs_at_end(run))
+	if (wrote_all && extend_after_final_hole(run) && output_syncs_at_end(run))
 		catch_up_progress(run);
 	if (!sync_output(run)) {
 		if (stop == STOP_BLOCK_FAILED)

@@ -256,8 +256,11 @@ struct dd_run {
 
 /* How a copy ended, for dd_main's one way out. */
 enum dd_stop {
-	STOP_DONE,          /* end of input, count= reached, or a read error
-			     * already reported (exit_status says which) */
+	STOP_NONE,          /* nothing ends the copy: go on */
+	STOP_DONE,          /* end of input or count= reached */
+	STOP_INPUT_FAILED,  /* the input failed (reported): a read error, or
+			     * an image that does not match its bmap; the
+			     * last block and the syncs, then exit 1 */
 	STOP_WRITE_FAILED,  /* a write failed (reported): sync, then stop */
 	STOP_BLOCK_FAILED,  /* a full output block failed (reported): as
 			     * above, but a failing sync ends dd at once
@@ -333,28 +336,24 @@ enum dd_stop copy_bmap(struct dd_run *run);
 enum dd_stop copy_records(struct dd_run *run, bool after_mover);
 
 /* batch.c (FEATURE_ZEROCOPY) */
-enum batch_result {
-	BATCH_NONE,          /* no batch now: read one record as usual */
-	BATCH_DONE,          /* a batch was moved and counted */
-	BATCH_WRITE_FAILED,  /* a record's write failed (reported) */
-	BATCH_BLOCK_FAILED,  /* a full output block failed (reported) */
-	BATCH_READ_FAILED,   /* the read failed (errno), as a record's
-			      * read that failed */
-	BATCH_INPUT_ENDED,   /* the read returned 0: end of input */
-};
-/* Move the whole records the input pipe holds, if there are several
- * and count= lets them through. */
-enum batch_result copy_batch(struct dd_run *run);
+/* How many whole records the input pipe holds that may go as one batch
+ * (several, and count= lets them through), or 0: read one record. */
+size_t records_for_batch(struct dd_run *run);
+/* Move that many records.  A failed write gives STOP_WRITE_FAILED or
+ * STOP_BLOCK_FAILED (reported); otherwise STOP_NONE, with *len what the
+ * batch's read returned: the bytes of the records it moved and counted,
+ * 0 at the end of the input, or -1 (errno) as a record's failed read. */
+enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
 /* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
 /* Build the translation table from ascii/ebcdic/ibm/lcase/ucase. */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
 /* Convert one record just read (buf may be changed in place) and stage
- * the result (see stage_output). */
-void conv_record(struct dd_run *run, unsigned char *buf, size_t len);
+ * the result (see stage_output): STOP_NONE, or STOP_BLOCK_FAILED. */
+enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
 /* At end of input: stage what conversions hold back (swab's odd byte,
- * block's last line, unblock's last record). */
-void conv_finish(struct dd_run *run);
+ * block's last line, unblock's last record); the same outcomes. */
+enum dd_stop conv_finish(struct dd_run *run);
 
 /* input.c */
 /* How much the next record may read: ibs, or what count= in bytes
@@ -385,22 +384,24 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
 /* The one report of a write error, in GNU's words for the path: "writing
  * to" for a block of the output buffer (block), else "error writing". */
 void report_write_error(struct dd_run *run, bool block);
-/* write_output, then tally_write; false, with the error reported, when
- * it fell short. */
-bool write_tallied(struct dd_run *run, const unsigned char *data, size_t len,
-		   bool block);
+/* write_output, then tally_write; STOP_NONE, or when it fell short the
+ * error reported and STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
+enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
+			   size_t len, bool block);
 /* conv=sparse: seek over len bytes of zeros instead of writing them.
  * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len);
 /* Append bytes to the output block, writing each full obs block as it
- * fills (two_buffers only).  A write that fails is reported and sets
- * run->output_failed; staging then stops. */
+ * fills (two_buffers only).  A write that fails is reported, and
+ * staging stops: staging_outcome() is STOP_BLOCK_FAILED from then on. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
+enum dd_stop staging_outcome(const struct dd_run *run);
 /* Move the staged bytes (fewer than obs) to dst, leaving none staged;
  * returns how many (batch.c writes them with the blocks they begin). */
 size_t take_staged_output(struct dd_run *run, unsigned char *dst);
-/* Write the last, short output block.  False if that failed (reported). */
-bool flush_output(struct dd_run *run);
+/* Write the last, short output block: STOP_NONE, or STOP_WRITE_FAILED
+ * (reported). */
+enum dd_stop flush_output(struct dd_run *run);
 /* A copy that ended in a hole (conv=sparse) gets its full size.  False
  * if that failed (reported). */
 bool extend_after_final_hole(struct dd_run *run);

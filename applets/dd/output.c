@@ -97,22 +97,22 @@ void report_write_error(struct dd_run *run, bool block)
 		      quote_always(run->out.name));
 }
 
-bool write_tallied(struct dd_run *run, const unsigned char *data, size_t len,
-		   bool block)
+enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
+			   size_t len, bool block)
 {
 	size_t n = write_output(run, data, len);
 
 	tally_write(run, n, len);
 	if (n == len)
-		return true;
+		return STOP_NONE;
 	report_write_error(run, block);
-	return false;
+	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
 
 /* Write the full output block staged in obuf (GNU's write_output). */
 static void flush_full_block(struct dd_run *run)
 {
-	if (!write_tallied(run, run->obuf.data, run->obuf_fill, true))
+	if (write_tallied(run, run->obuf.data, run->obuf_fill, true) != STOP_NONE)
 		run->output_failed = true;
 	run->obuf_fill = 0;
 }
@@ -138,6 +138,11 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 	}
 }
 
+enum dd_stop staging_outcome(const struct dd_run *run)
+{
+	return run->output_failed ? STOP_BLOCK_FAILED : STOP_NONE;
+}
+
 size_t take_staged_output(struct dd_run *run, unsigned char *dst)
 {
 	size_t fill = run->obuf_fill;
@@ -147,15 +152,15 @@ size_t take_staged_output(struct dd_run *run, unsigned char *dst)
 	return fill;
 }
 
-bool flush_output(struct dd_run *run)
+enum dd_stop flush_output(struct dd_run *run)
 {
-	bool whole;
+	enum dd_stop stop;
 
 	if (!run->obuf_fill)
-		return true;
-	whole = write_tallied(run, run->obuf.data, run->obuf_fill, false);
+		return STOP_NONE;
+	stop = write_tallied(run, run->obuf.data, run->obuf_fill, false);
 	run->obuf_fill = 0;
-	return whole;
+	return stop;
 }
 
 /* This needs the file's size now, which takes a second fstat, as in GNU

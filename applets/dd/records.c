@@ -50,9 +50,10 @@ static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 	return false;
 }
 
-/* After a read error: true to go on (conv=noerror), false to stop. */
-static bool handle_read_error(struct dd_run *run, size_t partread,
-			      ssize_t *len)
+/* After a read error: STOP_NONE to go on (conv=noerror), with *len the
+ * padded record's length (0) or -1 for none; else STOP_INPUT_FAILED. */
+static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
+				      ssize_t *len)
 {
 	const struct dd_options *opt = run->opt;
 	/* A directory fails every read at the same offset: GNU's noerror
@@ -62,7 +63,7 @@ static bool handle_read_error(struct dd_run *run, size_t partread,
 	if (!go_on || opt->status != STATUS_NONE)
 		bb_perror_name("error reading %s", run->in.name);
 	if (!go_on)
-		return false;
+		return STOP_INPUT_FAILED;
 	print_summary(run);
 	if (!skip_bad_block(run, opt->ibs - partread)) {
 		run->exit_status = EXIT_FAILURE;
@@ -72,11 +73,11 @@ static bool handle_read_error(struct dd_run *run, size_t partread,
 	/* With sync, the lost block becomes a padded record; otherwise the
 	 * loop just reads on. */
 	*len = (opt->conv & CONV_SYNC) && !partread ? 0 : -1;
-	return true;
+	return STOP_NONE;
 }
 
 /* One buffer: write the record as it was read. */
-static bool write_record(struct dd_run *run, size_t len)
+static enum dd_stop write_record(struct dd_run *run, size_t len)
 {
 	return write_tallied(run, run->ibuf.data, len, false);
 }
@@ -105,14 +106,15 @@ static void step_write_failed(struct dd_run *run, size_t len, size_t written,
  * the steps return what one read of the record would, and memory stays
  * at one step.  The last piece is left in ibuf, as read_record
  * leaves a whole record; what the steps moved is the tally's carry, and
- * *size becomes what the last read asked for.  Returns that piece's
- * length, 0 at the end, -1 with errno, or STEP_WRITE_FAILED (reported).
+ * *size becomes what the last read asked for.  *len is that piece's
+ * length, 0 at the end, -1 with errno; a step's failed write gives
+ * STOP_WRITE_FAILED (reported).
  */
-enum { STEP_WRITE_FAILED = -2 };
-
-static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
+static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
+					 ssize_t *len)
 {
 	size_t step = run->ibuf.capacity, whole = *size;
+	enum dd_stop stop = STOP_NONE;
 	ssize_t n;
 
 	for (;;) {
@@ -128,7 +130,7 @@ static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
 			step_write_failed(run, want, written, *size - want);
-			n = STEP_WRITE_FAILED;
+			stop = STOP_WRITE_FAILED;
 			break;
 		}
 		tally_carry_written(run, want);
@@ -136,12 +138,37 @@ static ssize_t read_record_in_steps(struct dd_run *run, size_t *size)
 		tick_within_record(run);
 	}
 	read_steps_at(run, 0, 0);
-	return n;
+	*len = n;
+	return stop;
+}
+
+/* The next record, read whole or in steps, or several of them moved as a
+ * batch: STOP_NONE with *len as read_record's, or what ended the copy.
+ * *moved says that a batch moved and counted its records. */
+static enum dd_stop read_next(struct dd_run *run, size_t *size, size_t *got,
+			      ssize_t *len, bool *moved)
+{
+	size_t records = 0;
+	enum dd_stop stop;
+
+	if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
+	    && *size == run->opt->ibs)
+		records = records_for_batch(run);
+	if (records) {
+		stop = copy_batch(run, records, len);
+		*moved = stop == STOP_NONE && *len > 0;
+		return stop;
+	}
+	if (run->plan.record_steps && *size > run->ibuf.capacity)
+		return read_record_in_steps(run, size, len);
+	*len = read_record(run, *size, got);
+	return STOP_NONE;
 }
 
 enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 {
 	const struct dd_options *opt = run->opt;
+	enum dd_stop stop = STOP_NONE;
 	size_t partread = 0;
 
 	/* A record the zero-copy mover read but could not write. */
@@ -149,12 +176,11 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		size_t len = run->pending;
 
 		run->pending = 0;
-		if (!write_record(run, len))
-			return STOP_WRITE_FAILED;
+		stop = write_record(run, len);
 	}
-	for (;;) {
-		enum batch_result batch = BATCH_NONE;
+	while (stop == STOP_NONE) {
 		size_t size, got = 0;
+		bool moved = false;
 		ssize_t len;
 
 		if (after_mover)
@@ -162,42 +188,27 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		else
 			tick(run);
 		after_mover = false;
-		if (!next_record_size(run, &size))
+		if (!next_record_size(run, &size)) {
+			stop = STOP_DONE;
 			break;
-		if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
-		    && size == opt->ibs)
-			batch = copy_batch(run);
-		if (batch == BATCH_DONE)
+		}
+		stop = read_next(run, &size, &got, &len, &moved);
+		if (stop != STOP_NONE || moved)
 			continue;
-		if (batch == BATCH_WRITE_FAILED)
-			return STOP_WRITE_FAILED;
-		if (batch == BATCH_BLOCK_FAILED)
-			return STOP_BLOCK_FAILED;
-		if (batch == BATCH_READ_FAILED)
-			len = -1;
-		else if (batch == BATCH_INPUT_ENDED)
-			len = 0;
-		else if (run->plan.record_steps && size > run->ibuf.capacity)
-			len = read_record_in_steps(run, &size);
-		else
-			len = read_record(run, size, &got);
-		if (len == STEP_WRITE_FAILED)
-			return STOP_WRITE_FAILED;
 		if (len <= 0)
 			tally_carry_ends(run);
-		if (len == 0)
+		if (len == 0) {
+			stop = STOP_DONE;
 			break;
+		}
 		/* A short read may be a signal's doing: act on it before the
 		 * record counts, as GNU does (SIGINT then leaves it out).  The
 		 * progress line waits for the loop's top, as in GNU. */
 		if (len > 0 && (size_t)len < size)
 			process_signals(run);
 		if (len < 0) {
-			if (!handle_read_error(run, partread, &len)) {
-				run->exit_status = EXIT_FAILURE;
-				break;
-			}
-			if (len < 0)
+			stop = handle_read_error(run, partread, &len);
+			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {
 			got = (size_t)len;
@@ -213,22 +224,20 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 			       (size_t)opt->ibs - got);
 			len = (ssize_t)opt->ibs;
 		}
+		if (run->plan.two_buffers)
+			stop = conv_record(run, run->ibuf.data, (size_t)len);
+		else
+			stop = write_record(run, (size_t)len);
+	}
+	/* The end of the input, count=, or a read error: the last block. */
+	if (run->plan.two_buffers
+	    && (stop == STOP_DONE || stop == STOP_INPUT_FAILED)) {
+		enum dd_stop last = conv_finish(run);
 
-		if (!run->plan.two_buffers) {
-			if (!write_record(run, (size_t)len))
-				return STOP_WRITE_FAILED;
-		} else {
-			conv_record(run, run->ibuf.data, (size_t)len);
-			if (run->output_failed)
-				return STOP_BLOCK_FAILED;
-		}
+		if (last == STOP_NONE)
+			last = flush_output(run);
+		if (last != STOP_NONE)
+			stop = last;
 	}
-	if (run->plan.two_buffers) {
-		conv_finish(run);
-		if (run->output_failed)
-			return STOP_BLOCK_FAILED;
-		if (!flush_output(run))
-			return STOP_WRITE_FAILED;
-	}
-	return STOP_DONE;
+	return stop;
 }
