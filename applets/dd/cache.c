@@ -29,10 +29,10 @@ static bool has_page_cache(mode_t mode)
 	return S_ISREG(mode) || S_ISBLK(mode);
 }
 
-static void report_failure(struct dd_run *run, const char *name)
+static void report_failure(const char *name)
 {
 	bb_perror_msg("failed to discard cache for: %s", quote_if_needed(name));
-	run->exit_status = EXIT_FAILURE;
+	note_failure();
 }
 
 /*
@@ -40,21 +40,20 @@ static void report_failure(struct dd_run *run, const char *name)
  * from the offset (down to its page) to the end of the file, whatever
  * the file is.  A descriptor that can't seek fails ("Illegal seek").
  */
-static void drop_to_eof(struct dd_run *run, int fd, uint64_t offset,
-			const char *name)
+static void drop_to_eof(int fd, uint64_t offset, const char *name)
 {
 	uint64_t page = (uint64_t)getpagesize();
 	int err;
 
 	if (lseek(fd, 0, SEEK_CUR) < 0) {
-		report_failure(run, name);
+		report_failure(name);
 		return;
 	}
 	err = posix_fadvise(fd, (off_t)(offset - offset % page), 0,
 			    POSIX_FADV_DONTNEED);
 	if (err) {
 		errno = err;
-		report_failure(run, name);
+		report_failure(name);
 	}
 }
 
@@ -116,9 +115,9 @@ void finish_nocache(struct dd_run *run)
 		return;
 	if (opt->max_records == 0 && opt->max_bytes == 0) {
 		if (opt->input_flags & FLAG_NOCACHE)
-			drop_to_eof(run, run->in.fd, run->tally.in_offset, run->in.name);
+			drop_to_eof(run->in.fd, run->tally.in_offset, run->in.name);
 		if (opt->output_flags & FLAG_NOCACHE)
-			drop_to_eof(run, run->out.fd, run->tally.out_offset, run->out.name);
+			drop_to_eof(run->out.fd, run->tally.out_offset, run->out.name);
 		return;
 	}
 	if (cs->input_on)

@@ -164,17 +164,17 @@ static void finish_copy(struct dd_run *run, enum dd_stop stop)
 	bool wrote_all = stop == STOP_DONE || stop == STOP_INPUT_FAILED;
 
 	if (stop != STOP_DONE)
-		run->exit_status = EXIT_FAILURE;
+		note_failure();
 	if (wrote_all && extend_after_final_hole(run) && output_syncs_at_end(run))
 		catch_up_progress(run);
 	if (!sync_output(run)) {
 		if (stop == STOP_BLOCK_FAILED)
 			exit(EXIT_FAILURE);
-		run->exit_status = EXIT_FAILURE;
+		note_failure();
 	}
 	finish_nocache(run);
 	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_finish(run, stop == STOP_DONE && run->exit_status == EXIT_SUCCESS);
+		verify_finish(run, stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS);
 }
 
 int dd_main(int argc, char **argv)
@@ -244,5 +244,5 @@ int dd_main(int argc, char **argv)
 	print_summary(&run);
 	if (ENABLE_FEATURE_DD_VERIFY)
 		verify_report(&run);
-	return run.exit_status;
+	return dd_exit_status();
 }

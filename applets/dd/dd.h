@@ -221,7 +221,6 @@ struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;             /* plan.c */
-	int exit_status;                 /* EXIT_FAILURE once anything failed */
 	bool skip_short;                 /* skip= went past the input's end */
 	bool input_seek_failed;          /* conv=noerror could not step over
 					  * a bad block: said once (records.c) */
@@ -293,7 +292,7 @@ size_t verify_hold(struct dd_run *run, const unsigned char *data, size_t len);
 void verify_written(struct dd_run *run, const unsigned char *data, size_t len);
 /* Once the copy and its syncs are over: read back, compare, write the
  * held block.  copy_ok false: report that the first block was not
- * written.  A failure is reported and sets exit_status. */
+ * written.  A failure is reported and noted (note_failure). */
 void verify_finish(struct dd_run *run, bool copy_ok);
 /* After the summary: "N bytes verified". */
 void verify_report(struct dd_run *run);
@@ -463,7 +462,11 @@ void catch_up_progress(struct dd_run *run);
 /* status=progress during the final sync, left bytes still to go. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 BB_NORETURN void die_with_summary(struct dd_run *run);
+/* dd will exit 1: something failed, and was reported.  report.c is the
+ * exit status's one writer. */
+void note_failure(void);
+int dd_exit_status(void);
 /* "NAME: cannot seek", and dd will exit 1: a mover lost its place. */
-void report_seek_error(struct dd_run *run, const struct io_end *end);
+void report_seek_error(const struct io_end *end);
 
 #endif

@@ -174,7 +174,7 @@ bool extend_after_final_hole(struct dd_run *run)
 		return true;
 	if (fstat(run->out.fd, &st) != 0) {
 		bb_perror_name("cannot fstat %s", run->out.name);
-		run->exit_status = EXIT_FAILURE;
+		note_failure();
 		return false;
 	}
 	end = lseek(run->out.fd, 0, SEEK_CUR);
@@ -183,7 +183,7 @@ bool extend_after_final_hole(struct dd_run *run)
 		/* end is positive here; %llu shares ends.c's message. */
 		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
 			      (unsigned long long)end, quote_always(run->out.name));
-		run->exit_status = EXIT_FAILURE;
+		note_failure();
 		return false;
 	}
 	return true;

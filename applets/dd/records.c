@@ -66,7 +66,7 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 		return STOP_INPUT_FAILED;
 	print_summary(run);
 	if (!skip_bad_block(run, opt->ibs - partread)) {
-		run->exit_status = EXIT_FAILURE;
+		note_failure();
 		/* Say it once: from now on it looks unseekable. */
 		run->input_seek_failed = true;
 	}

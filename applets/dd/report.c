@@ -8,6 +8,18 @@
 #include "dd.h"
 
 enum { SUMMARY_SIZE = 512 };
+
+static int exit_status = EXIT_SUCCESS;
+
+void note_failure(void)
+{
+	exit_status = EXIT_FAILURE;
+}
+
+int dd_exit_status(void)
+{
+	return exit_status;
+}
 enum { SECOND_NS = 1000000000 };
 
 /* GNU leaves out the "(1.0 kB, 1.0 KiB)" part while a unit has no
@@ -158,10 +170,10 @@ void die_with_summary(struct dd_run *run)
 	exit(EXIT_FAILURE);
 }
 
-void report_seek_error(struct dd_run *run, const struct io_end *end)
+void report_seek_error(const struct io_end *end)
 {
 	bb_perror_msg("%s: cannot seek", quote_if_needed(end->name));
-	run->exit_status = EXIT_FAILURE;
+	note_failure();
 }
 
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,

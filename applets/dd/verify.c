@@ -665,7 +665,7 @@ void verify_finish(struct dd_run *run, bool copy_ok)
 	return;
 failed:
 	lazy_buffer_free(&own);
-	run->exit_status = EXIT_FAILURE;
+	note_failure();
 	report_leave_out(run, began);
 	v->verify_ns = 0;
 	v->verified = 0;

@@ -352,7 +352,7 @@ static bool copy_read_ahead(struct dd_run *run)
 							&data_end);
 
 			if (hole < 0) {
-				report_seek_error(run, &run->in);
+				report_seek_error(&run->in);
 				at_end = true;
 				break;
 			}
@@ -386,7 +386,7 @@ static bool copy_read_ahead(struct dd_run *run)
 	/* The record loop reads on from what was written.  If the input
 	 * can't be put back there, nothing after it can be trusted. */
 	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
-		report_seek_error(run, &run->in);
+		report_seek_error(&run->in);
 		at_end = true;
 	}
 	tally_coalesced(run, moved, at_end);

@@ -234,12 +234,11 @@ static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 	return true;
 }
 
-static bool seek_to(struct dd_run *run, const struct io_end *end,
-		    uint64_t offset)
+static bool seek_to(const struct io_end *end, uint64_t offset)
 {
 	if (lseek(end->fd, (off_t)offset, SEEK_SET) >= 0)
 		return true;
-	report_seek_error(run, end);
+	report_seek_error(end);
 	return false;
 }
 
@@ -278,9 +277,9 @@ bool copy_zeroout(struct dd_run *run)
 		lazy_buffer_free(&z.data);
 	/* The record loop goes on from the tally's offsets; where an end
 	 * can't be put there, nothing after it can be trusted. */
-	if (from_input && !seek_to(run, &run->in, run->tally.in_offset))
+	if (from_input && !seek_to(&run->in, run->tally.in_offset))
 		return true;
-	if (!seek_to(run, &run->out, run->tally.out_offset))
+	if (!seek_to(&run->out, run->tally.out_offset))
 		return true;
 	return moved == end;
 }
