@@ -154,21 +154,15 @@ void bmap_prepare(struct dd_run *run)
 		die_memory_exhausted("input", BMAP_STEP);
 }
 
-/* One read(2) of the input into the buffer at offset at, restarted
- * after acting on a signal; -1 when it failed (reported). */
+/* One read(2) of the input into the buffer at offset at; -1 when it
+ * failed (reported). */
 static ssize_t read_some(struct dd_run *run, size_t at, size_t len)
 {
-	for (;;) {
-		ssize_t n = read(run->in.fd, bmap.buf.data + at, len);
+	ssize_t n = read_restarting(run, bmap.buf.data + at, len);
 
-		if (n >= 0)
-			return n;
-		if (errno != EINTR) {
-			bb_perror_msg("error reading %s", quote_always(run->in.name));
-			return -1;
-		}
-		process_signals(run);
-	}
+	if (n < 0)
+		bb_perror_msg("error reading %s", quote_always(run->in.name));
+	return n;
 }
 
 /* Read exactly len bytes of the image into the buffer; false when the

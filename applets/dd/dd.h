@@ -18,10 +18,10 @@
  *   batch.c     the record loop's batches: whole records a pipe
  *               already holds, in one read and few writes
  *   conv.c      conversions: character tables, swab, block/unblock
- *   input.c     one record read: fullblock, O_DIRECT's end, the
- *               partial-read warning
- *   output.c    the output block, each write (sparse, O_DIRECT tail),
- *               the tail of the file and the syncs
+ *   output.c    the output block, the tail of the file and the syncs
+ *   recordio.c  the record I/O layer: one record read (fullblock,
+ *               O_DIRECT's end, the partial-read warning), one block
+ *               written (sparse, O_DIRECT tail), each tallied
  *   verify.c    conv=verify: hashes of what was written, the read-back
  *               from the device, the first block held back
  *   syncwait.c  status=progress through the final sync
@@ -236,11 +236,11 @@ struct dd_run {
 	size_t pending;                  /* a record in ibuf, counted in but not
 					  * yet written out: the zero-copy
 					  * mover hands it to the record loop */
-	ssize_t prev_read;               /* the previous read (input.c) */
+	ssize_t prev_read;               /* the previous read (recordio.c) */
 	/* A record read in steps is one read to GNU's partial-read rules:
-	 * its size, and the bytes of it in so far (input.c). */
+	 * its size, and the bytes of it in so far (recordio.c). */
 	size_t steps_whole, steps_before;
-	bool warn_partial_read;          /* still to be given (input.c) */
+	bool warn_partial_read;          /* still to be given (recordio.c) */
 	/* Batches (batch.c): their buffer, and how many records go one
 	 * by one before the pipe is looked at again. */
 	struct lazy_buffer batch_buf;
@@ -354,42 +354,7 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
  * block's last line, unblock's last record); the same outcomes. */
 enum dd_stop conv_finish(struct dd_run *run);
 
-/* input.c */
-/* How much the next record may read: ibs, or what count= in bytes
- * leaves for the last one.  False once count= records are in. */
-bool next_record_size(const struct dd_run *run, size_t *size);
-/* Read one record of up to size bytes into ibuf, as one read(2) would
- * (or, with iflag=fullblock, as many as fill it).  Returns its length,
- * 0 at end of input, or -1 with errno; *got is what ibuf holds of it
- * (on a fullblock read that failed, the bytes before the error). */
-ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read of a batch of whole records (batch.c) into buf, as
- * read_record's reads are made.  Returns its length, 0 at end of input,
- * or -1 with errno. */
-ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
-/* GNU's partial-read warning, for a read of size that returned n. */
-void note_read_size(struct dd_run *run, ssize_t n, size_t size);
-/* The reads that follow are steps of one record of whole bytes, before
- * of which are in (records.c); whole 0 ends that. */
-void read_steps_at(struct dd_run *run, size_t whole, size_t before);
-
 /* output.c */
-/* Write len bytes (GNU's iwrite): returns how many were written; fewer
- * than len with errno set. */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
-/* The same for a step of a large record, which is never its short last
- * block (records.c). */
-size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
-/* The one report of a write error, in GNU's words for the path: "writing
- * to" for a block of the output buffer (block), else "error writing". */
-void report_write_error(struct dd_run *run, bool block);
-/* write_output, then tally_write; STOP_NONE, or when it fell short the
- * error reported and STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
-enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
-			   size_t len, bool block);
-/* conv=sparse: seek over len bytes of zeros instead of writing them.
- * False where the output can't seek (then they must be written). */
-bool seek_over_zeros(struct dd_run *run, size_t len);
 /* Append bytes to the output block, writing each full obs block as it
  * fills (two_buffers only).  A write that fails is reported, and
  * staging stops: staging_outcome() is STOP_BLOCK_FAILED from then on. */
@@ -409,6 +374,46 @@ bool extend_after_final_hole(struct dd_run *run);
 bool output_syncs_at_end(const struct dd_run *run);
 /* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
+
+/* recordio.c: reading */
+/* How much the next record may read: ibs, or what count= in bytes
+ * leaves for the last one.  False once count= records are in. */
+bool next_record_size(const struct dd_run *run, size_t *size);
+/* Read one record of up to size bytes into ibuf, as one read(2) would
+ * (or, with iflag=fullblock, as many as fill it).  Returns its length,
+ * 0 at end of input, or -1 with errno; *got is what ibuf holds of it
+ * (on a fullblock read that failed, the bytes before the error). */
+ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
+/* One read of a batch of whole records (batch.c) into buf, as
+ * read_record's reads are made.  Returns its length, 0 at end of input,
+ * or -1 with errno. */
+ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
+/* One read(2) of the input, restarted after acting on a signal, for
+ * the movers that read the input themselves; -1 with errno. */
+ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
+/* GNU's partial-read warning, for a read of size that returned n. */
+void note_read_size(struct dd_run *run, ssize_t n, size_t size);
+/* The reads that follow are steps of one record of whole bytes, before
+ * of which are in (records.c); whole 0 ends that. */
+void read_steps_at(struct dd_run *run, size_t whole, size_t before);
+
+/* recordio.c: writing */
+/* Write len bytes (GNU's iwrite): returns how many were written; fewer
+ * than len with errno set. */
+size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
+/* The same for a step of a large record, which is never its short last
+ * block (records.c). */
+size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
+/* The one report of a write error, in GNU's words for the path: "writing
+ * to" for a block of the output buffer (block), else "error writing". */
+void report_write_error(struct dd_run *run, bool block);
+/* write_output, then tally_write; STOP_NONE, or when it fell short the
+ * error reported and STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
+enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
+			   size_t len, bool block);
+/* conv=sparse: seek over len bytes of zeros instead of writing them.
+ * False where the output can't seek (then they must be written). */
+bool seek_over_zeros(struct dd_run *run, size_t len);
 
 /* tally.c: the only writer of run->tally. */
 void tally_read(struct dd_run *run, size_t n);

@@ -1,8 +1,7 @@
 /*
- * output.c - the output side: GNU's iwrite (EINTR, ENOSPC for a write
- * of zero bytes, conv=sparse holes, O_DIRECT's short last block), the
- * output block of the two-buffer shape, and what happens once the copy
- * is over (the size after a final hole, the syncs).
+ * output.c - the output block of the two-buffer shape (written through
+ * recordio.c), and what happens once the copy is over: the size after
+ * a final hole, the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,103 +10,6 @@
 #include <unistd.h>
 
 #include "dd.h"
-
-/*
- * O_DIRECT can't write a block that is not a multiple of the device's
- * block size.  Like GNU, drop O_DIRECT for the final short block, and
- * make up for it at the end: an fsync, then the cache that block left
- * is dropped (sync_output).
- */
-static void drop_direct_for_last_block(struct dd_run *run)
-{
-	run->direct_tail = run->tally.out_offset;
-	int flags = fcntl(run->out.fd, F_GETFL);
-
-	if (flags < 0 || fcntl(run->out.fd, F_SETFL, flags & ~O_DIRECT) != 0) {
-		if (run->opt->status != STATUS_NONE)
-			bb_perror_msg("failed to turn off O_DIRECT: %s",
-				      quote_if_needed(run->out.name));
-	}
-	run->sync_at_end = true;
-}
-
-/* A block is short when its bytes, with those of it the steps or the
- * zero-copy mover wrote before, are fewer than obs. */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
-{
-	if ((run->opt->output_open_flags & O_DIRECT)
-	    && run->tally.carry_out + len < run->opt->obs && !run->sync_at_end)
-		drop_direct_for_last_block(run);
-	return write_step(run, data, len);
-}
-
-bool seek_over_zeros(struct dd_run *run, size_t len)
-{
-	if (run->sparse_off)
-		return false;
-	if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
-		run->final_op_was_seek = true;
-		return true;
-	}
-	/* Not seekable: sparse was only advice. */
-	run->sparse_off = true;
-	return false;
-}
-
-size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
-{
-	size_t done = 0, held = 0;
-
-	run->final_op_was_seek = false;
-	/* A record that a write already began (the read-ahead's, which
-	 * failed part-way) is not all zeros: its rest is written too. */
-	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && !run->tally.carry_out
-	    && bb_is_all_zero(data, len)
-	    && seek_over_zeros(run, len))
-		return len;
-
-	/* conv=verify: the first block waits, and each byte is hashed. */
-	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
-		done = held = verify_hold(run, data, len);
-	while (done < len) {
-		ssize_t n = write(run->out.fd, data + done, len - done);
-
-		if (n < 0) {
-			if (errno != EINTR)
-				break;
-			process_signals(run);
-			continue;
-		}
-		if (n == 0) {
-			/* Some drivers say 0 at the end of a device. */
-			errno = ENOSPC;
-			break;
-		}
-		done += (size_t)n;
-	}
-	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
-		verify_written(run, data + held, done - held);
-	return done;
-}
-
-void report_write_error(struct dd_run *run, bool block)
-{
-	bb_perror_msg(block ? "writing to %s" : "error writing %s",
-		      quote_always(run->out.name));
-}
-
-enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
-			   size_t len, bool block)
-{
-	size_t n = write_output(run, data, len);
-
-	tally_write(run, n, len);
-	if (n == len)
-		return STOP_NONE;
-	report_write_error(run, block);
-	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
-}
 
 /* Write the full output block staged in obuf (GNU's write_output). */
 static void flush_full_block(struct dd_run *run)

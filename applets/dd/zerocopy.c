@@ -279,17 +279,13 @@ static ssize_t write_ahead_piece(struct dd_run *run, const unsigned char *data,
 				 size_t held, bool *whole)
 {
 	size_t obs = (size_t)run->opt->obs, run_len, done;
-	bool zeros;
-	ssize_t n;
+	bool zeros = false;
 
 	*whole = false;
-	if (!(run->opt->conv & CONV_SPARSE)) {
+	if (!(run->opt->conv & CONV_SPARSE))
 		run_len = held < obs ? held : obs;
-		n = write(run->out.fd, data, run_len);
-		*whole = n == (ssize_t)run_len;
-		return n;
-	}
-	run_len = run_of_same_blocks(data, held, obs, &zeros);
+	else
+		run_len = run_of_same_blocks(data, held, obs, &zeros);
 	if (zeros && seek_over_zeros(run, run_len)) {
 		*whole = true;
 		return (ssize_t)run_len;
@@ -361,10 +357,8 @@ static bool copy_read_ahead(struct dd_run *run)
 				tally_moved(run, (uint64_t)hole, true);
 				continue;
 			}
-			n = read(run->in.fd, buf.data,
-				 (size_t)min_u64(limit - moved, ahead));
-			if (n < 0 && retry_after(run))
-				continue;
+			n = read_restarting(run, buf.data,
+					    (size_t)min_u64(limit - moved, ahead));
 			if (n <= 0) {
 				at_end = n == 0 && input_at_end(run, NULL);
 				break;
