@@ -54,8 +54,8 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 {
 	int fd;
 
-	while ((fd = open(name, flags, 0666)) < 0 && errno == EINTR)
-		process_signals(run);
+	while ((fd = open(name, flags, 0666)) < 0 && retry_after(run))
+		continue;
 
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);

@@ -72,17 +72,13 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 
 /* read(2), restarted after acting on a signal, as GNU's iread (which
  * looks at the progress line only at the top of its loop). */
-ssize_t read_restarting(struct dd_run *run, unsigned char *buf,
-			       size_t size)
+ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n;
 
-	for (;;) {
-		n = read(run->in.fd, buf, size);
-		if (n >= 0 || errno != EINTR)
-			return n;
-		process_signals(run);
-	}
+	while ((n = read(run->in.fd, buf, size)) < 0 && retry_after(run))
+		continue;
+	return n;
 }
 
 /* One read(2), as GNU's iread. */
@@ -130,11 +126,9 @@ static void fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	/* A nonblocking read does not wait, so neither does this. */
 	if (io_end_is_nonblocking(&run->in))
 		return;
-	while (poll(&readable, 1, -1) < 0) {
-		if (errno != EINTR)
+	while (poll(&readable, 1, -1) < 0)
+		if (!retry_after(run))
 			return;
-		process_signals(run);
-	}
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
 		grow_input_buffer(run, capacity < size ? capacity : size);
@@ -273,9 +267,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 		ssize_t n = write(run->out.fd, data + done, len - done);
 
 		if (n < 0) {
-			if (errno != EINTR)
+			if (!retry_after(run))
 				break;
-			process_signals(run);
 			continue;
 		}
 		if (n == 0) {
@@ -284,6 +277,10 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 			break;
 		}
 		done += (size_t)n;
+		/* A write that a signal cut short: act on it before the
+		 * rest, as GNU's iwrite does (the rest may block for good). */
+		if (done < len)
+			process_signals(run);
 	}
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
 		verify_written(run, data + held, done - held);
