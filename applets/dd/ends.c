@@ -54,8 +54,9 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 {
 	int fd;
 
-	while ((fd = open(name, flags, 0666)) < 0 && retry_after(run))
-		continue;
+	do
+		fd = open(name, flags, 0666);
+	while (fd < 0 && retry_after(run));
 
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);

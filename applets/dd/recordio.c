@@ -76,8 +76,9 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n;
 
-	while ((n = read(run->in.fd, buf, size)) < 0 && retry_after(run))
-		continue;
+	do
+		n = read(run->in.fd, buf, size);
+	while (n < 0 && retry_after(run));
 	return n;
 }
 
