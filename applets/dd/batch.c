@@ -27,6 +27,13 @@
  * at a time then costs few extra calls. */
 enum { BACKOFF_MAX = 64 };
 
+/* The batches' buffer, and how many records go one by one before the
+ * pipe is looked at again; this file's own. */
+static struct {
+	struct lazy_buffer buf;
+	unsigned wait, backoff;
+} batches;
+
 /* Where counting a batch has got to. */
 struct batch_count {
 	size_t got;      /* bytes the batch read */
@@ -59,21 +66,21 @@ static size_t records_to_take(const struct dd_run *run)
 
 /* Is it time to look at the pipe?  (Batches run only in the record
  * loop's own copy, so no zero-copy carry is ever in progress.) */
-static bool look_at_pipe(struct dd_run *run)
+static bool look_at_pipe(void)
 {
-	if (run->batch_wait) {
-		run->batch_wait--;
+	if (batches.wait) {
+		batches.wait--;
 		return false;
 	}
 	return true;
 }
 
-static void no_batch_found(struct dd_run *run)
+static void no_batch_found(void)
 {
-	run->batch_backoff = run->batch_backoff ? run->batch_backoff * 2 : 1;
-	if (run->batch_backoff > BACKOFF_MAX)
-		run->batch_backoff = BACKOFF_MAX;
-	run->batch_wait = run->batch_backoff;
+	batches.backoff = batches.backoff ? batches.backoff * 2 : 1;
+	if (batches.backoff > BACKOFF_MAX)
+		batches.backoff = BACKOFF_MAX;
+	batches.wait = batches.backoff;
 }
 
 /*
@@ -156,28 +163,28 @@ size_t records_for_batch(struct dd_run *run)
 {
 	size_t k;
 
-	if (!look_at_pipe(run))
+	if (!look_at_pipe())
 		return 0;
 	k = records_to_take(run);
 	if (k < 2) {
-		no_batch_found(run);
+		no_batch_found();
 		return 0;
 	}
-	if (!run->batch_buf.data
-	    && lazy_buffer_alloc(&run->batch_buf,
+	if (!batches.buf.data
+	    && lazy_buffer_alloc(&batches.buf,
 				 run->plan.batch_size + run->opt->obs) != 0) {
 		/* No memory for it: records go one by one, as without. */
-		no_batch_found(run);
+		no_batch_found();
 		return 0;
 	}
-	run->batch_backoff = 0;
+	batches.backoff = 0;
 	return k;
 }
 
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
 	struct batch_count c = { 0, 0, 0, 0 };
-	unsigned char *data = run->batch_buf.data;
+	unsigned char *data = batches.buf.data;
 	size_t end;
 	enum dd_stop stop;
 	ssize_t n;

@@ -278,7 +278,7 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 		swab_bytes(run, buf, len);
 	else
 		shape_bytes(run, buf, len);
-	return staging_outcome(run);
+	return staging_outcome();
 }
 
 enum dd_stop conv_finish(struct dd_run *run)
@@ -290,7 +290,7 @@ enum dd_stop conv_finish(struct dd_run *run)
 		shape_bytes(run, &cv->swab_byte, 1);
 	}
 	if (!ENABLE_FEATURE_DD_CONV)
-		return staging_outcome(run);
+		return staging_outcome();
 	/* A last line without a newline is still padded to cbs. */
 	if (cv->shape == SHAPE_BLOCK && cv->column > 0)
 		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
@@ -298,5 +298,5 @@ enum dd_stop conv_finish(struct dd_run *run)
 	if (cv->shape == SHAPE_UNBLOCK && cv->column > 0)
 		stage_output(run, &cv->newline, 1);
 	cv->column = 0;
-	return staging_outcome(run);
+	return staging_outcome();
 }

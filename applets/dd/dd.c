@@ -199,7 +199,6 @@ int dd_main(int argc, char **argv)
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
 		bmap_prepare(&run);
 	plan_input(&run.plan, &opt, &run.in);
-	run.warn_partial_read = run.plan.warn_partial_read;
 	map_buffers(&run);
 	tally_set_input_offset(&run, run.in.offset);
 	report_start(&run);

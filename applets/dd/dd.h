@@ -222,13 +222,9 @@ struct dd_run {
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;             /* plan.c */
 	bool skip_short;                 /* skip= went past the input's end */
-	bool input_seek_failed;          /* conv=noerror could not step over
-					  * a bad block: said once (records.c) */
 
 	struct lazy_buffer ibuf;         /* input records land here */
 	struct lazy_buffer obuf;         /* output staging, two_buffers only */
-	size_t obuf_fill;                /* bytes staged in obuf (output.c) */
-	bool output_failed;              /* a staged block failed (output.c) */
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
@@ -236,15 +232,6 @@ struct dd_run {
 	size_t pending;                  /* a record in ibuf, counted in but not
 					  * yet written out: the zero-copy
 					  * mover hands it to the record loop */
-	ssize_t prev_read;               /* the previous read (recordio.c) */
-	/* A record read in steps is one read to GNU's partial-read rules:
-	 * its size, and the bytes of it in so far (recordio.c). */
-	size_t steps_whole, steps_before;
-	bool warn_partial_read;          /* still to be given (recordio.c) */
-	/* Batches (batch.c): their buffer, and how many records go one
-	 * by one before the pipe is looked at again. */
-	struct lazy_buffer batch_buf;
-	unsigned batch_wait, batch_backoff;
 
 	struct dd_tally tally;
 	struct dd_report_state report;
@@ -359,7 +346,7 @@ enum dd_stop conv_finish(struct dd_run *run);
  * fills (two_buffers only).  A write that fails is reported, and
  * staging stops: staging_outcome() is STOP_BLOCK_FAILED from then on. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
-enum dd_stop staging_outcome(const struct dd_run *run);
+enum dd_stop staging_outcome(void);
 /* Move the staged bytes (fewer than obs) to dst, leaving none staged;
  * returns how many (batch.c writes them with the blocks they begin). */
 size_t take_staged_output(struct dd_run *run, unsigned char *dst);
@@ -395,7 +382,7 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
 /* The reads that follow are steps of one record of whole bytes, before
  * of which are in (records.c); whole 0 ends that. */
-void read_steps_at(struct dd_run *run, size_t whole, size_t before);
+void read_steps_at(size_t whole, size_t before);
 
 /* recordio.c: writing */
 /* Write len bytes (GNU's iwrite): returns how many were written; fewer

@@ -11,46 +11,52 @@
 
 #include "dd.h"
 
+/* The output block being filled; this file's own. */
+static struct {
+	size_t fill;             /* bytes staged in run->obuf */
+	bool failed;             /* a staged block's write failed */
+} staged;
+
 /* Write the full output block staged in obuf (GNU's write_output). */
 static void flush_full_block(struct dd_run *run)
 {
-	if (write_tallied(run, run->obuf.data, run->obuf_fill, true) != STOP_NONE)
-		run->output_failed = true;
-	run->obuf_fill = 0;
+	if (write_tallied(run, run->obuf.data, staged.fill, true) != STOP_NONE)
+		staged.failed = true;
+	staged.fill = 0;
 }
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	while (len && !run->output_failed) {
+	while (len && !staged.failed) {
 		/* A block the zero-copy mover began is shorter by that much. */
 		size_t block = (size_t)run->opt->obs - run->tally.carry_out;
 		size_t room, chunk;
 
-		if (run->obuf_fill == run->obuf.capacity)
-			grow_output_buffer(run, run->obuf_fill + len);
+		if (staged.fill == run->obuf.capacity)
+			grow_output_buffer(run, staged.fill + len);
 		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
-			- run->obuf_fill;
+			- staged.fill;
 		chunk = len < room ? len : room;
-		memcpy(run->obuf.data + run->obuf_fill, data, chunk);
-		run->obuf_fill += chunk;
+		memcpy(run->obuf.data + staged.fill, data, chunk);
+		staged.fill += chunk;
 		data += chunk;
 		len -= chunk;
-		if (run->obuf_fill == block)
+		if (staged.fill == block)
 			flush_full_block(run);
 	}
 }
 
-enum dd_stop staging_outcome(const struct dd_run *run)
+enum dd_stop staging_outcome(void)
 {
-	return run->output_failed ? STOP_BLOCK_FAILED : STOP_NONE;
+	return staged.failed ? STOP_BLOCK_FAILED : STOP_NONE;
 }
 
 size_t take_staged_output(struct dd_run *run, unsigned char *dst)
 {
-	size_t fill = run->obuf_fill;
+	size_t fill = staged.fill;
 
 	memcpy(dst, run->obuf.data, fill);
-	run->obuf_fill = 0;
+	staged.fill = 0;
 	return fill;
 }
 
@@ -58,10 +64,10 @@ enum dd_stop flush_output(struct dd_run *run)
 {
 	enum dd_stop stop;
 
-	if (!run->obuf_fill)
+	if (!staged.fill)
 		return STOP_NONE;
-	stop = write_tallied(run, run->obuf.data, run->obuf_fill, false);
-	run->obuf_fill = 0;
+	stop = write_tallied(run, run->obuf.data, staged.fill, false);
+	staged.fill = 0;
 	return stop;
 }
 

@@ -18,6 +18,15 @@
 
 #include "dd.h"
 
+/* What the partial-read rules remember between reads; this file's own. */
+static struct {
+	ssize_t prev_read;       /* the previous read's length, or -1 */
+	/* A record read in steps is one read to those rules: its size,
+	 * and the bytes of it in so far. */
+	size_t steps_whole, steps_before;
+	bool warned;             /* the warning was given */
+} reads;
+
 bool next_record_size(const struct dd_run *run, size_t *size)
 {
 	const struct dd_options *opt = run->opt;
@@ -34,24 +43,24 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	return true;
 }
 
-void read_steps_at(struct dd_run *run, size_t whole, size_t before)
+void read_steps_at(size_t whole, size_t before)
 {
-	run->steps_whole = whole;
-	run->steps_before = before;
+	reads.steps_whole = whole;
+	reads.steps_before = before;
 }
 
 /* The size GNU's one read would have asked for. */
-static size_t read_size_as_one(const struct dd_run *run, size_t size)
+static size_t read_size_as_one(size_t size)
 {
-	return run->steps_whole ? run->steps_whole : size;
+	return reads.steps_whole ? reads.steps_whole : size;
 }
 
 /* Did the previous read come back short, so that this one (the first of
  * a record) follows a short read? */
-static bool follows_short_read(const struct dd_run *run, size_t size)
+static bool follows_short_read(size_t size)
 {
-	return !run->steps_before && run->prev_read > 0
-		&& (size_t)run->prev_read < read_size_as_one(run, size);
+	return !reads.steps_before && reads.prev_read > 0
+		&& (size_t)reads.prev_read < read_size_as_one(size);
 }
 
 /* GNU's warning when a short read is followed by another read, in the
@@ -59,15 +68,16 @@ static bool follows_short_read(const struct dd_run *run, size_t size)
  * read in steps counts as one read. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 {
-	if (n > 0 && run->warn_partial_read && follows_short_read(run, size)) {
+	if (n > 0 && run->plan.warn_partial_read && !reads.warned
+	    && follows_short_read(size)) {
 		if (run->opt->status != STATUS_NONE)
 			bb_error_msg("warning: partial read (%lld byte%s);"
 				     " suggest iflag=fullblock",
-				     (long long)run->prev_read,
-				     run->prev_read == 1 ? "" : "s");
-		run->warn_partial_read = false;
+				     (long long)reads.prev_read,
+				     reads.prev_read == 1 ? "" : "s");
+		reads.warned = true;
 	}
-	run->prev_read = n < 0 ? n : (ssize_t)run->steps_before + n;
+	reads.prev_read = n < 0 ? n : (ssize_t)reads.steps_before + n;
 }
 
 /* read(2), restarted after acting on a signal, as GNU's iread (which
@@ -90,7 +100,7 @@ static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
 	/* O_DIRECT reads past a short final block can fail with EINVAL:
 	 * that is end of file. */
 	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
-	    && follows_short_read(run, size))
+	    && follows_short_read(size))
 		n = 0;
 	note_read_size(run, n, size);
 	return n;
@@ -188,8 +198,8 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 		}
 		/* The reads that go on are one read to the partial-read
 		 * rules (unless the record's steps already say so). */
-		if (!run->steps_whole || *continued) {
-			read_steps_at(run, size, *got);
+		if (!reads.steps_whole || *continued) {
+			read_steps_at(size, *got);
 			*continued = true;
 		}
 	}
@@ -202,7 +212,7 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 	ssize_t n = read_record_reads(run, size, got, &continued);
 
 	if (continued)
-		read_steps_at(run, 0, 0);
+		read_steps_at(0, 0);
 	return n;
 }
 

@@ -14,6 +14,10 @@
 
 #include "dd.h"
 
+/* conv=noerror could not step over a bad block: said once, and from
+ * then on the input looks unseekable. */
+static bool input_seek_failed;
+
 /*
  * conv=noerror: step over the unreadable rest of the block, as GNU's
  * advance_input_after_read_error does.  Returns false if that failed.
@@ -22,8 +26,8 @@ static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 {
 	off_t now;
 
-	if (!run->in.seekable || run->input_seek_failed) {
-		if (run->input_seek_failed || run->in.seek_errno == ESPIPE)
+	if (!run->in.seekable || input_seek_failed) {
+		if (input_seek_failed || run->in.seek_errno == ESPIPE)
 			return true;
 		errno = run->in.seek_errno;
 	} else {
@@ -68,7 +72,7 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 	if (!skip_bad_block(run, opt->ibs - partread)) {
 		note_failure();
 		/* Say it once: from now on it looks unseekable. */
-		run->input_seek_failed = true;
+		input_seek_failed = true;
 	}
 	/* With sync, the lost block becomes a padded record; otherwise the
 	 * loop just reads on. */
@@ -121,7 +125,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		size_t want = *size < step ? *size : step;
 		size_t written, got;
 
-		read_steps_at(run, whole, whole - *size);
+		read_steps_at(whole, whole - *size);
 		n = read_record(run, want, &got);
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
@@ -137,7 +141,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		*size -= want;
 		tick_within_record(run);
 	}
-	read_steps_at(run, 0, 0);
+	read_steps_at(0, 0);
 	*len = n;
 	return stop;
 }
