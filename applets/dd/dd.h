@@ -3,7 +3,7 @@
  *
  * dd.c reads like an outline; each concern has one file, and calls only
  * go down this list (a file calls the files below it, never above;
- * scripts/layers.sh checks that no files call each other in a circle):
+ * scripts/layers.sh checks every call against scripts/layers.order):
  *   dd.c        the outline: parse, open, plan, position, pick the
  *               mover, finish
  *   operands.c  argv -> struct dd_options, with every check GNU makes
@@ -14,6 +14,8 @@
  *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
  *   bmap.c      the bmap= mover: only the ranges a block map lists
  *               (FEATURE_DD_BMAP; its parser is bmapfile.c, bmap.h)
+ *   zeroout.c   the zeroing mover: zeros and holes into a block device
+ *               are zeroed by the device (FEATURE_DD_ZEROOUT)
  *   records.c   the record loop: read, convert, write
  *   batch.c     the record loop's batches: whole records a pipe
  *               already holds, in one read and few writes
@@ -31,7 +33,7 @@
  *               loop turn of every mover
  *   cache.c     iflag=/oflag=nocache
  *   signals.c   SIGINT/SIGUSR1: handlers set flags, tick() acts
- *   report.c    the summary and the status=progress line
+ *   report.c    the summary, the status=progress line, the exit status
  */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
