@@ -543,7 +543,7 @@ check-board: $(BIN)
 # root, loop devices): docs/zeros.md's table.
 .PHONY: bench-zeros
 bench-zeros: $(BIN)
-	$(Q)$(SHELL) scripts/bench_zeros.sh '$(BIN)'
+	$(Q)$(SHELL) scripts/bench_zeros.sh '$(abspath $(BIN))'
 
 # Rescue test (not part of check): ddrescue against GNU ddrescue in a
 # guest, from device-mapper error, delay and flakey tables with O_DIRECT;
