@@ -127,22 +127,24 @@ ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
  * raise the pipe before it writes, and GNU's one read then returns up to
  * the new capacity.  A writer wakes its reader only once the pipe is
  * full or its write is done, so the capacity is asked for after the
- * wait, not before it.
+ * wait, not before it.  True when the buffer now holds what one read
+ * of the pipe can return.
  */
-static void fit_buffer_to_pipe(struct dd_run *run, size_t size)
+static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
 	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
 	size_t capacity;
 
 	/* A nonblocking read does not wait, so neither does this. */
 	if (io_end_is_nonblocking(&run->in))
-		return;
+		return false;
 	while (poll(&readable, 1, -1) < 0)
 		if (!retry_after(run))
-			return;
+			return false;
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
 		grow_input_buffer(run, capacity < size ? capacity : size);
+	return true;
 }
 
 /*
@@ -155,10 +157,11 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 				 bool *continued)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
+	bool fitted = false;
 
 	*got = 0;
 	if (run->ibuf.capacity < size && io_end_is_pipe(&run->in))
-		fit_buffer_to_pipe(run, size);
+		fitted = fit_buffer_to_pipe(run, size);
 	for (;;) {
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
@@ -181,7 +184,10 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 		 * and up to its capacity: its writer may have raised it
 		 * past the capacity seen at the start.  A pipe that was not
 		 * raised gave all one read can; what a fast writer put in
-		 * since is the next read's. */
+		 * since is the next read's.  A buffer just fitted to the
+		 * pipe was that read: no need to ask again. */
+		if (fitted && !fullblock)
+			break;
 		if (!fullblock && !run->in.size_known) {
 			size_t capacity = io_end_is_pipe(&run->in)
 					  ? pipe_capacity_now(&run->in) : SIZE_MAX;
