@@ -23,12 +23,12 @@
  *   output.c    the output block, the tail of the file and the syncs
  *   recordio.c  the record I/O layer: one record read (fullblock,
  *               O_DIRECT's end, the partial-read warning), one block
- *               written (sparse, O_DIRECT tail), each tallied
+ *               written (sparse, O_DIRECT tail); the only writer of the
+ *               counts and offsets
  *   verify.c    conv=verify: hashes of what was written, the read-back
  *               from the device, the first block held back
  *   syncwait.c  status=progress through the final sync
  *   buffers.c   mapping and growing the buffers the plan asks for
- *   tally.c     the only writer of the counts and offsets
  *   housekeeping.c  tick(): signals, progress and nocache, once per
  *               loop turn of every mover
  *   cache.c     iflag=/oflag=nocache
@@ -155,7 +155,7 @@ struct dd_plan {
 	enum copy_path path;       /* the zero-copy path, for the movers */
 };
 
-/* Counts and offsets; tally.c is their only writer. */
+/* Counts and offsets; recordio.c is their only writer. */
 struct dd_tally {
 	uint64_t in_full, in_partial;
 	uint64_t out_full, out_partial;
@@ -404,7 +404,7 @@ enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
  * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len);
 
-/* tally.c: the only writer of run->tally. */
+/* recordio.c: the tally, the only writer of run->tally. */
 void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_carry_ends(struct dd_run *run);
