@@ -29,10 +29,10 @@
  *               from the device, the first block held back
  *   syncwait.c  status=progress through the final sync
  *   buffers.c   mapping and growing the buffers the plan asks for
- *   housekeeping.c  tick(): signals, progress and nocache, once per
+ *   housekeeping.c  between moves: SIGINT/SIGUSR1 (handlers set
+ *               flags); tick(): signals, progress and nocache, once per
  *               loop turn of every mover
  *   cache.c     iflag=/oflag=nocache
- *   signals.c   SIGINT/SIGUSR1: handlers set flags, tick() acts
  *   report.c    the summary, the status=progress line, the exit status
  */
 #ifndef ZEROBOX_DD_H
@@ -418,9 +418,16 @@ void tally_output_moved(struct dd_run *run, uint64_t n);
 void tally_set_input_offset(struct dd_run *run, uint64_t offset);
 void tally_set_output_offset(struct dd_run *run, uint64_t offset);
 
-/* housekeeping.c: once per loop turn (and per interrupted syscall): act
- * on signals, print the progress line, let nocache drop what was
- * passed. */
+/* housekeeping.c */
+void install_signal_handlers(void);
+/* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
+void process_signals(struct dd_run *run);
+/* After a call failed: true, once the signals are acted on, when it was
+ * interrupted (EINTR) and is to be made again.  Anything else (EAGAIN
+ * too) is the caller's to meet. */
+bool retry_after(struct dd_run *run);
+/* Once per loop turn: act on signals, print the progress line, let
+ * nocache drop what was passed. */
 void tick(struct dd_run *run);
 /* The same, less the signals: between the steps of a record. */
 void tick_within_record(struct dd_run *run);
@@ -431,15 +438,6 @@ void setup_nocache(struct dd_run *run);
 void input_consumed(struct dd_run *run);
 void output_written(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
-
-/* signals.c */
-void install_signal_handlers(void);
-/* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
-void process_signals(struct dd_run *run);
-/* After a call failed: true, once the signals are acted on, when it was
- * interrupted (EINTR) and is to be made again.  Anything else (EAGAIN
- * too) is the caller's to meet. */
-bool retry_after(struct dd_run *run);
 
 /* report.c */
 void report_start(struct dd_run *run);
