@@ -434,9 +434,8 @@ void tick_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);
-/* Call after in_offset / out_offset moved forward. */
-void input_consumed(struct dd_run *run);
-void output_written(struct dd_run *run);
+/* Drop the windows in_offset and out_offset have passed. */
+void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 
 /* report.c */
