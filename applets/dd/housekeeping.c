@@ -5,52 +5,43 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <string.h>
 
 #include "dd.h"
 
 static volatile sig_atomic_t interrupt_signal;
 static volatile sig_atomic_t info_requests;
 
-static void on_interrupt(int sig)
+static void on_signal(int sig)
 {
-	interrupt_signal = sig;
+	if (sig == SIGUSR1)
+		info_requests++;
+	else
+		interrupt_signal = sig;
 }
 
-static void on_info_request(int sig)
+static void catch_signal(int sig, int flags)
 {
-	(void)sig;
-	info_requests++;
-}
+	struct sigaction action = { .sa_handler = on_signal, .sa_flags = flags };
 
-/* Install handler for sig; unless even_if_ignored, not when the caller
- * of dd ignores it. */
-static void catch_signal(int sig, void (*handler)(int), int flags,
-			 bool even_if_ignored)
-{
-	struct sigaction action;
-
-	if (!even_if_ignored && (sigaction(sig, NULL, &action) != 0
-				 || action.sa_handler == SIG_IGN))
-		return;
-	memset(&action, 0, sizeof(action));
 	sigemptyset(&action.sa_mask);
-	action.sa_handler = handler;
-	action.sa_flags = flags;
 	sigaction(sig, &action, NULL);
 }
 
+/* No SA_RESTART: a read blocked on an idle pipe returns EINTR, and the
+ * summary comes at once. */
 void install_signal_handlers(void)
 {
-	/* SA_RESETHAND: a second SIGINT while the summary prints kills.
-	 * An ignored SIGINT stays ignored (nohup, background jobs). */
-	catch_signal(SIGINT, on_interrupt, SA_NODEFER | SA_RESETHAND, false);
-	/* SIGUSR1 is caught even when ignored, as GNU does: its manual
-	 * ignores it first so that an early signal can't kill dd.  With
-	 * POSIXLY_CORRECT it keeps its default action (GNU, where SIGUSR1
-	 * stands in for the SIGINFO Linux lacks). */
+	struct sigaction old;
+
+	/* An ignored SIGINT stays ignored (nohup).  SA_RESETHAND: a second
+	 * one while the summary prints kills. */
+	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+		catch_signal(SIGINT, SA_NODEFER | SA_RESETHAND);
+	/* SIGUSR1 is caught even when ignored, as GNU does (its manual
+	 * ignores it first, so that an early one can't kill dd); with
+	 * POSIXLY_CORRECT it keeps its default action, as in GNU. */
 	if (ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT"))
-		catch_signal(SIGUSR1, on_info_request, 0, true);
+		catch_signal(SIGUSR1, 0);
 }
 
 bool retry_after(struct dd_run *run)
@@ -64,18 +55,17 @@ bool retry_after(struct dd_run *run)
 void process_signals(struct dd_run *run)
 {
 	while (interrupt_signal || info_requests) {
-		if (interrupt_signal) {
-			int sig = interrupt_signal;
+		int sig = interrupt_signal;
 
+		if (sig)
 			interrupt_signal = 0;
-			print_summary(run);
-			/* SA_RESETHAND restored the default action when the
-			 * handler ran, so this kills as the signal would. */
-			raise(sig);
-			continue;
-		}
-		info_requests--;
+		else
+			info_requests--;
 		print_summary(run);
+		/* SA_RESETHAND restored the default action: this kills as
+		 * the signal would (unless it is blocked). */
+		if (sig)
+			raise(sig);
 	}
 }
 
