@@ -1,12 +1,7 @@
 /*
  * records.c - the record loop: read a record, convert it, write it, as
- * GNU dd does.  Two shapes, as in GNU:
- *   one buffer   (bs= given, no reshaping conversion): every read is
- *                written as it came, short or not;
- *   two buffers  (otherwise): records go through conv_record() into the
- *                output block, which is written in whole obs blocks.
- * From a pipe, the whole records it already holds may go as one batch
- * (batch.c), counted as this loop would count them.
+ * GNU dd does.  One buffer (bs=, no reshaping): each read is written as
+ * it came; two buffers: records go through conv_record() into obs blocks.
  */
 #include <errno.h>
 #include <string.h>
@@ -18,16 +13,14 @@
  * then on the input looks unseekable. */
 static bool input_seek_failed;
 
-/*
- * conv=noerror: step over the unreadable rest of the block, as GNU's
- * advance_input_after_read_error does.  Returns false if that failed.
- */
+/* conv=noerror: step over the unreadable rest of the block, as GNU's
+ * advance_input_after_read_error does.  False if that failed (reported). */
 static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 {
 	off_t now;
 
-	if (!run->in.seekable || input_seek_failed) {
-		if (input_seek_failed || run->in.seek_errno == ESPIPE)
+	if (!run->in.seekable) {
+		if (run->in.seek_errno == ESPIPE)
 			return true;
 		errno = run->in.seek_errno;
 	} else {
@@ -35,22 +28,21 @@ static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 		if (run->tally.in_offset > INT64_MAX) {
 			bb_error_msg("offset overflow while reading file %s",
 				     quote_always(run->in.name));
+			note_failure();
 			return false;
 		}
 		now = lseek(run->in.fd, 0, SEEK_CUR);
 		if (now >= 0) {
 			int64_t diff = (int64_t)run->tally.in_offset - now;
 
-			if (diff == 0)
-				return true;
 			if ((diff < 0 || (uint64_t)diff > bad)
 			    && run->opt->status != STATUS_NONE)
 				bb_error_msg("warning: invalid file offset after failed read");
-			if (lseek(run->in.fd, diff, SEEK_CUR) >= 0)
+			if (diff == 0 || lseek(run->in.fd, diff, SEEK_CUR) >= 0)
 				return true;
 		}
 	}
-	bb_perror_msg("%s: cannot seek", quote_if_needed(run->in.name));
+	report_seek_error(&run->in);
 	return false;
 }
 
@@ -61,7 +53,7 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 {
 	const struct dd_options *opt = run->opt;
 	/* A directory fails every read at the same offset: GNU's noerror
-	 * loops forever there.  Zerobox stops, as without noerror. */
+	 * loops forever there; zerobox stops. */
 	bool go_on = (opt->conv & CONV_NOERROR) && errno != EISDIR;
 
 	if (!go_on || opt->status != STATUS_NONE)
@@ -69,50 +61,18 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 	if (!go_on)
 		return STOP_INPUT_FAILED;
 	print_summary(run);
-	if (!skip_bad_block(run, opt->ibs - partread)) {
-		note_failure();
-		/* Say it once: from now on it looks unseekable. */
-		input_seek_failed = true;
-	}
-	/* With sync, the lost block becomes a padded record; otherwise the
-	 * loop just reads on. */
+	if (!input_seek_failed)
+		input_seek_failed = !skip_bad_block(run, opt->ibs - partread);
+	/* With sync, the lost block becomes a padded record. */
 	*len = (opt->conv & CONV_SYNC) && !partread ? 0 : -1;
 	return STOP_NONE;
 }
 
-/* One buffer: write the record as it was read. */
-static enum dd_stop write_record(struct dd_run *run, size_t len)
-{
-	return write_tallied(run, run->ibuf.data, len, false);
-}
-
 /*
- * A write of a step failed, after `written` of its `len` bytes.  GNU
- * read the whole record before writing any of it: count it in as that
- * read would have returned it (to the record's end or the input's), and
- * out as a write that failed part-way.
- */
-static void step_write_failed(struct dd_run *run, size_t len, size_t written,
-			      size_t rest)
-{
-	uint64_t offset = run->tally.in_offset, size = run->in.size;
-
-	/* Steps only read files and block devices, whose size is known. */
-	rest = (size_t)min_u64(rest, size > offset ? size - offset : 0);
-	tally_read(run, rest);
-	tally_write(run, written, len);
-	report_write_error(run, false);
-}
-
-/*
- * A record larger than the buffer (plan.c's RECORD_STEP) is read and
- * written a buffer at a time.  The input is a file or block device, so
- * the steps return what one read of the record would, and memory stays
- * at one step.  The last piece is left in ibuf, as read_record
- * leaves a whole record; what the steps moved is the tally's carry, and
- * *size becomes what the last read asked for.  *len is that piece's
- * length, 0 at the end, -1 with errno; a step's failed write gives
- * STOP_WRITE_FAILED (reported).
+ * A record larger than the buffer (plan.c's record_steps) is read and
+ * written a buffer at a time; the steps are the tally's carry, and the
+ * last piece is left in ibuf with *size what its read asked for.  *len
+ * as read_record's; a step's failed write gives STOP_WRITE_FAILED.
  */
 static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 					 ssize_t *len)
@@ -129,11 +89,18 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		n = read_record(run, want, &got);
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
-		/* A full step, and more of the record to come. */
 		tally_carry_read(run, want);
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
-			step_write_failed(run, want, written, *size - want);
+			/* GNU read the whole record before writing: it is in
+			 * as that read would have returned it (the input's
+			 * size is known), and out as a failed write. */
+			uint64_t left = run->in.size > run->tally.in_offset
+				? run->in.size - run->tally.in_offset : 0;
+
+			tally_read(run, (size_t)min_u64(*size - want, left));
+			tally_write(run, written, want);
+			report_write_error(run, false);
 			stop = STOP_WRITE_FAILED;
 			break;
 		}
@@ -146,9 +113,8 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 	return stop;
 }
 
-/* The next record, read whole or in steps, or several of them moved as a
- * batch: STOP_NONE with *len as read_record's, or what ended the copy.
- * *moved says that a batch moved and counted its records. */
+/* The next record, read whole or in steps, or several moved and counted
+ * as a batch (batch.c; then *moved). */
 static enum dd_stop read_next(struct dd_run *run, size_t *size, size_t *got,
 			      ssize_t *len, bool *moved)
 {
@@ -180,7 +146,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		size_t len = run->pending;
 
 		run->pending = 0;
-		stop = write_record(run, len);
+		stop = write_tallied(run, run->ibuf.data, len, false);
 	}
 	while (stop == STOP_NONE) {
 		size_t size, got = 0;
@@ -199,30 +165,27 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		stop = read_next(run, &size, &got, &len, &moved);
 		if (stop != STOP_NONE || moved)
 			continue;
-		if (len <= 0)
+		if (len <= 0) {
 			tally_carry_ends(run);
-		if (len == 0) {
-			stop = STOP_DONE;
-			break;
-		}
-		/* A short read may be a signal's doing: act on it before the
-		 * record counts, as GNU does (SIGINT then leaves it out).  The
-		 * progress line waits for the loop's top, as in GNU. */
-		if (len > 0 && (size_t)len < size)
-			process_signals(run);
-		if (len < 0) {
+			if (len == 0) {
+				stop = STOP_DONE;
+				break;
+			}
 			stop = handle_read_error(run, partread, &len);
 			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {
+			/* A short read may be a signal's doing: act on it
+			 * before the record counts, as GNU does. */
+			if ((size_t)len < size)
+				process_signals(run);
 			got = (size_t)len;
 		}
 		tally_read(run, (size_t)len);
 		partread = (uint64_t)len < opt->ibs ? (size_t)len : 0;
 		if ((uint64_t)len < opt->ibs && (opt->conv & CONV_SYNC)) {
-			/* Pad only the tail: the rest holds data, also what
-			 * a fullblock read got before it failed (GNU pads
-			 * its buffer before each read, and keeps those). */
+			/* Pad only the tail: what a failed fullblock read got
+			 * stays, as in GNU. */
 			memset(run->ibuf.data + got,
 			       opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0,
 			       (size_t)opt->ibs - got);
@@ -231,7 +194,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		if (run->plan.two_buffers)
 			stop = conv_record(run, run->ibuf.data, (size_t)len);
 		else
-			stop = write_record(run, (size_t)len);
+			stop = write_tallied(run, run->ibuf.data, (size_t)len,
+					     false);
 	}
 	/* The end of the input, count=, or a read error: the last block. */
 	if (run->plan.two_buffers
