@@ -1,8 +1,7 @@
 /*
  * recordio.c - the record I/O layer: one record read and one block
- * written, as GNU's iread and iwrite, and the counts and offsets, whose
- * only writer this file is: every mover reports what it moved through
- * the tally_* functions, so GNU's counting rules live here once.
+ * written, as GNU's iread and iwrite; and the tally, whose only writer
+ * this file is: every mover reports what it moved through tally_*.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,13 +10,12 @@
 
 #include "dd.h"
 
-/* What the partial-read rules remember between reads; this file's own. */
+/* What the partial-read rules remember.  A record read in steps is one
+ * read to them: its size, and the bytes of it in before this read. */
 static struct {
 	ssize_t prev_read;       /* the previous read's length, or -1 */
-	/* A record read in steps is one read to those rules: its size,
-	 * and the bytes of it in so far. */
 	size_t steps_whole, steps_before;
-	bool warned;             /* the warning was given */
+	bool warned;
 } reads;
 
 bool next_record_size(const struct dd_run *run, size_t *size)
@@ -27,8 +25,6 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 
 	/* Less what the zero-copy mover already read of this record. */
 	*size = (size_t)opt->ibs - run->tally.carry_in;
-	if (opt->max_records == UINT64_MAX)
-		return true;
 	if (records >= opt->max_records + (opt->max_bytes != 0))
 		return false;
 	if (records >= opt->max_records)
@@ -42,23 +38,15 @@ void read_steps_at(size_t whole, size_t before)
 	reads.steps_before = before;
 }
 
-/* The size GNU's one read would have asked for. */
-static size_t read_size_as_one(size_t size)
-{
-	return reads.steps_whole ? reads.steps_whole : size;
-}
-
-/* Did the previous read come back short, so that this one (the first of
- * a record) follows a short read? */
+/* Does this read, the first of a record, follow a short one? */
 static bool follows_short_read(size_t size)
 {
+	size_t asked = reads.steps_whole ? reads.steps_whole : size;
+
 	return !reads.steps_before && reads.prev_read > 0
-		&& (size_t)reads.prev_read < read_size_as_one(size);
+		&& (size_t)reads.prev_read < asked;
 }
 
-/* GNU's warning when a short read is followed by another read, in the
- * cases where that changes the outcome (plan.c says which).  A record
- * read in steps counts as one read. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 {
 	if (n > 0 && run->plan.warn_partial_read && !reads.warned
@@ -73,8 +61,6 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	reads.prev_read = n < 0 ? n : (ssize_t)reads.steps_before + n;
 }
 
-/* read(2), restarted after acting on a signal, as GNU's iread (which
- * looks at the progress line only at the top of its loop). */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n;
@@ -85,13 +71,11 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/* One read(2), as GNU's iread. */
 static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n = read_restarting(run, buf, size);
 
-	/* O_DIRECT reads past a short final block can fail with EINVAL:
-	 * that is end of file. */
+	/* O_DIRECT's read past a short last block may fail: the end. */
 	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
 	    && follows_short_read(size))
 		n = 0;
@@ -99,9 +83,8 @@ static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/* The partial-read rules see a batch as the records it holds: its
- * first follows the read before it, its last is the one before the
- * next. */
+/* To the partial-read rules a batch is its records: the first follows
+ * the read before it, the last is the one before the next. */
 ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	size_t ibs = (size_t)run->opt->ibs;
@@ -116,12 +99,10 @@ ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
 }
 
 /*
- * A buffer sized to the pipe's capacity at the start: its writer may
- * raise the pipe before it writes, and GNU's one read then returns up to
- * the new capacity.  A writer wakes its reader only once the pipe is
- * full or its write is done, so the capacity is asked for after the
- * wait, not before it.  True when the buffer now holds what one read
- * of the pipe can return.
+ * A buffer sized to the pipe at the start: its writer may have raised
+ * the pipe since, and it wakes the reader only once the pipe is full or
+ * its write done, so the capacity is asked after the wait.  True when
+ * the buffer then holds what one read of the pipe can return.
  */
 static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
@@ -142,9 +123,8 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 
 /*
  * Where the buffer is smaller than size (plan.c sized it from the
- * input), a read that fills it means the bound no longer holds: the
- * buffer grows and reading goes on, so the record is what one large
- * read gives.
+ * input), a read that fills it means that bound failed: the buffer
+ * grows and the reads go on, to what one large read would give.
  */
 static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 				 bool *continued)
@@ -172,13 +152,9 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 				continue;
 			break;
 		}
-		/* The buffer is full but the record is not.  A pipe's one
-		 * read would have returned what it holds now, up to size
-		 * and up to its capacity: its writer may have raised it
-		 * past the capacity seen at the start.  A pipe that was not
-		 * raised gave all one read can; what a fast writer put in
-		 * since is the next read's.  A buffer just fitted to the
-		 * pipe was that read: no need to ask again. */
+		/* The buffer is full, the record not.  A pipe's one read
+		 * returns what it holds, up to its capacity now; a buffer
+		 * just fitted to it already was that read. */
 		if (fitted && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
@@ -195,8 +171,8 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 		} else {
 			grow_input_buffer(run, *got + 1);
 		}
-		/* The reads that go on are one read to the partial-read
-		 * rules (unless the record's steps already say so). */
+		/* One read to the partial-read rules, unless the record's
+		 * steps already say so. */
 		if (!reads.steps_whole || *continued) {
 			read_steps_at(size, *got);
 			*continued = true;
@@ -215,32 +191,23 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 	return n;
 }
 
-/*
- * O_DIRECT can't write a block that is not a multiple of the device's
- * block size.  Like GNU, drop O_DIRECT for the final short block, and
- * make up for it at the end: an fsync, then the cache that block left
- * is dropped (sync_output).
- */
-static void drop_direct_for_last_block(struct dd_run *run)
+/* O_DIRECT can't write a short last block: like GNU, drop it for that
+ * block, and fsync at the end (sync_output). */
+size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	run->direct_tail = run->tally.out_offset;
-	int flags = fcntl(run->out.fd, F_GETFL);
+	const struct dd_options *opt = run->opt;
 
-	if (flags < 0 || fcntl(run->out.fd, F_SETFL, flags & ~O_DIRECT) != 0) {
-		if (run->opt->status != STATUS_NONE)
+	if ((opt->output_open_flags & O_DIRECT) && !run->sync_at_end
+	    && run->tally.carry_out + len < opt->obs) {
+		int flags = fcntl(run->out.fd, F_GETFL);
+
+		run->direct_tail = run->tally.out_offset;
+		run->sync_at_end = true;
+		if ((flags < 0 || fcntl(run->out.fd, F_SETFL, flags & ~O_DIRECT) != 0)
+		    && opt->status != STATUS_NONE)
 			bb_perror_msg("failed to turn off O_DIRECT: %s",
 				      quote_if_needed(run->out.name));
 	}
-	run->sync_at_end = true;
-}
-
-/* A block is short when its bytes, with those of it the steps or the
- * zero-copy mover wrote before, are fewer than obs. */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
-{
-	if ((run->opt->output_open_flags & O_DIRECT)
-	    && run->tally.carry_out + len < run->opt->obs && !run->sync_at_end)
-		drop_direct_for_last_block(run);
 	return write_step(run, data, len);
 }
 
@@ -262,15 +229,12 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	size_t done = 0, held = 0;
 
 	run->final_op_was_seek = false;
-	/* A record that a write already began (the read-ahead's, which
-	 * failed part-way) is not all zeros: its rest is written too. */
+	/* A record a write already began (the read-ahead's) is written. */
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
 	    && !run->sparse_off && !run->tally.carry_out
 	    && bb_is_all_zero(data, len)
 	    && seek_over_zeros(run, len))
 		return len;
-
-	/* conv=verify: the first block waits, and each byte is hashed. */
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
 		done = held = verify_hold(run, data, len);
 	while (done < len) {
@@ -287,8 +251,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 			break;
 		}
 		done += (size_t)n;
-		/* A write that a signal cut short: act on it before the
-		 * rest, as GNU's iwrite does (the rest may block for good). */
+		/* A signal may have cut it short: act on it before the
+		 * rest, which may block for good (GNU's iwrite). */
 		if (done < len)
 			process_signals(run);
 	}
@@ -315,10 +279,11 @@ enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
 	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
 
-/* The tally: the records lines, the byte count and the two offsets. */
+/* The tally.  A record counts once it ends; what a large record's steps
+ * or a zero-copy mover moved of it before is its carry. */
 
-/* A record of n bytes was read (n may be 0: conv=noerror,sync pads a
- * lost block), or its rest, after the zero-copy mover read the start. */
+/* A record of n bytes was read, or its rest after the carry (n may be
+ * 0: conv=noerror,sync pads a lost block). */
 void tally_read(struct dd_run *run, size_t n)
 {
 	struct dd_tally *t = &run->tally;
@@ -331,12 +296,8 @@ void tally_read(struct dd_run *run, size_t n)
 	t->carry_in = 0;
 }
 
-/*
- * A write of wanted bytes wrote written of them.  A whole obs block is a
- * full record out, anything shorter a partial one; so is a write that
- * failed part-way (GNU 9.11 counts it), even when the part written was
- * the zero-copy mover's.
- */
+/* A whole obs block is a full record out; a shorter one, or a write
+ * that failed part-way (GNU 9.11), a partial one. */
 void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
@@ -350,9 +311,8 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 	t->carry_out = 0;
 }
 
-/* The input ended (or failed) in a record the zero-copy mover began:
- * what it copied of it was a short last record, as a read of it would
- * have been. */
+/* The input ended (or failed) inside a carried record: it was a short
+ * last record, in and out. */
 void tally_carry_ends(struct dd_run *run)
 {
 	struct dd_tally *t = &run->tally;
@@ -364,8 +324,8 @@ void tally_carry_ends(struct dd_run *run)
 	t->carry_in = t->carry_out = 0;
 }
 
-/* A zero-copy step moved n bytes (from the input, unless it made them:
- * zeros). */
+/* A zero-copy step moved n bytes (from the input, unless it made
+ * them: zeros). */
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 {
 	if (from_input)
@@ -374,29 +334,20 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 	run->tally.bytes_out += n;
 }
 
-/* Part of a record, n more bytes of it, was read or written: a step of a
- * large record, or what a zero-copy mover moved before it handed over.
- * The record counts once it ends (tally_read, tally_write,
- * tally_carry_ends). */
 void tally_carry_read(struct dd_run *run, size_t n)
 {
 	run->tally.in_offset += n;
 	run->tally.carry_in += n;
 }
 
-/* Written, they move the output as a zero-copy step does. */
 void tally_carry_written(struct dd_run *run, size_t n)
 {
 	tally_moved(run, n, false);
 	run->tally.carry_out += n;
 }
 
-/*
- * The records lines of a coalesced copy that has moved `moved` bytes:
- * the record loop would have read and written ibs-sized records.  At
- * the end, a remainder is the short last record; before it, the record
- * in progress, which the record loop finishes if it takes over.
- */
+/* A coalesced copy that moved `moved` bytes counts ibs-sized records:
+ * at the end the remainder is a short last one, before it the carry. */
 void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end)
 {
 	struct dd_tally *t = &run->tally;
@@ -413,8 +364,8 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* The input moved without a record (skip=, conv=noerror's step over a
- * bad block), or the output without a write (seek=). */
+/* The input moved without a record (skip=, noerror's step over a bad
+ * block), or the output without a write (seek=). */
 void tally_input_moved(struct dd_run *run, uint64_t n)
 {
 	run->tally.in_offset += n;
