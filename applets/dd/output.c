@@ -1,7 +1,7 @@
 /*
- * output.c - the output block of the two-buffer shape (written through
- * recordio.c), and what happens once the copy is over: the size after
- * a final hole, the syncs.
+ * output.c - the two-buffer shape's output block (written through
+ * recordio.c), and the end of the copy: the size after a final hole,
+ * the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,19 +11,11 @@
 
 #include "dd.h"
 
-/* The output block being filled; this file's own. */
+/* The output block being filled. */
 static struct {
 	size_t fill;             /* bytes staged in run->obuf */
 	bool failed;             /* a staged block's write failed */
 } staged;
-
-/* Write the full output block staged in obuf (GNU's write_output). */
-static void flush_full_block(struct dd_run *run)
-{
-	if (write_tallied(run, run->obuf.data, staged.fill, true) != STOP_NONE)
-		staged.failed = true;
-	staged.fill = 0;
-}
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
@@ -41,8 +33,11 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		staged.fill += chunk;
 		data += chunk;
 		len -= chunk;
-		if (staged.fill == block)
-			flush_full_block(run);
+		if (staged.fill == block) {
+			staged.failed = write_tallied(run, run->obuf.data, block,
+						      true) != STOP_NONE;
+			staged.fill = 0;
+		}
 	}
 }
 
@@ -71,8 +66,7 @@ enum dd_stop flush_output(struct dd_run *run)
 	return stop;
 }
 
-/* This needs the file's size now, which takes a second fstat, as in GNU
- * (whose failure GNU reports). */
+/* This takes a second fstat, as in GNU (whose failure GNU reports). */
 bool extend_after_final_hole(struct dd_run *run)
 {
 	struct stat st;
@@ -88,20 +82,13 @@ bool extend_after_final_hole(struct dd_run *run)
 	end = lseek(run->out.fd, 0, SEEK_CUR);
 	if (S_ISREG(st.st_mode) && end > st.st_size
 	    && ftruncate(run->out.fd, end) != 0) {
-		/* end is positive here; %llu shares ends.c's message. */
+		/* %llu: the message ends.c has too. */
 		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
 			      (unsigned long long)end, quote_always(run->out.name));
 		note_failure();
 		return false;
 	}
 	return true;
-}
-
-/* fsync or fdatasync of the output, restarted after a signal, with
- * status=progress kept up while it runs (syncwait.c). */
-static int sync_fd(struct dd_run *run, bool data_only)
-{
-	return sync_with_progress(run, run->out.fd, data_only);
 }
 
 bool output_syncs_at_end(const struct dd_run *run)
@@ -112,18 +99,19 @@ bool output_syncs_at_end(const struct dd_run *run)
 /* Where fdatasync can't work (ENOSYS, EINVAL), GNU tries fsync instead. */
 bool sync_output(struct dd_run *run)
 {
+	int fd = run->out.fd;
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
 
-	/* A block device's last close, and nocache's last window, wait for
-	 * what the page cache holds, which takes long on a slow card: with
-	 * status=progress that is written out here, the line kept up.  Its
-	 * errors stay where GNU meets them (nowhere, for the close). */
+	/* A block device's last close, and nocache's end, wait for what the
+	 * page cache holds: with status=progress it is written out here,
+	 * the line kept up.  Its errors stay where GNU meets them. */
 	if (!output_syncs_at_end(run) && (S_ISBLK(run->out.st.st_mode)
 	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
-		(void)write_out_with_progress(run, run->out.fd);
+		(void)write_out_with_progress(run, fd);
 
-	if ((run->opt->conv & CONV_FDATASYNC) && sync_fd(run, true) != 0) {
+	if ((run->opt->conv & CONV_FDATASYNC)
+	    && sync_with_progress(run, fd, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",
 				      quote_always(run->out.name));
@@ -131,13 +119,13 @@ bool sync_output(struct dd_run *run)
 		}
 		want_fsync = true;
 	}
-	if (want_fsync && sync_fd(run, false) != 0) {
+	if (want_fsync && sync_with_progress(run, fd, false) != 0) {
 		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
 		ok = false;
 	}
-	/* From the page the last block began in to the end of the file. */
+	/* O_DIRECT's last block: its cache, from its page on, goes. */
 	if (run->sync_at_end)
-		posix_fadvise(run->out.fd, (off_t)(run->direct_tail
+		posix_fadvise(fd, (off_t)(run->direct_tail
 				& ~(uint64_t)(getpagesize() - 1)), 0,
 			      POSIX_FADV_DONTNEED);
 	return ok;
