@@ -352,8 +352,7 @@ enum dd_stop staging_outcome(void);
 /* Move the staged bytes (fewer than obs) to dst, leaving none staged;
  * returns how many (batch.c writes them with the blocks they begin). */
 size_t take_staged_output(struct dd_run *run, unsigned char *dst);
-/* Write the last, short output block: STOP_NONE, or STOP_WRITE_FAILED
- * (reported). */
+/* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run);
 /* A copy that ended in a hole (conv=sparse) gets its full size.  False
  * if that failed (reported). */
@@ -373,9 +372,8 @@ bool next_record_size(const struct dd_run *run, size_t *size);
  * 0 at end of input, or -1 with errno; *got is what ibuf holds of it
  * (on a fullblock read that failed, the bytes before the error). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read of a batch of whole records (batch.c) into buf, as
- * read_record's reads are made.  Returns its length, 0 at end of input,
- * or -1 with errno. */
+/* One read of a batch of whole records (batch.c): its length, 0 at end
+ * of input, or -1 with errno. */
 ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
 /* One read(2) of the input, restarted after acting on a signal, for
  * the movers that read the input themselves; -1 with errno. */
@@ -396,8 +394,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
 /* The one report of a write error, in GNU's words for the path: "writing
  * to" for a block of the output buffer (block), else "error writing". */
 void report_write_error(struct dd_run *run, bool block);
-/* write_output, then tally_write; STOP_NONE, or when it fell short the
- * error reported and STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
+/* write_output, then tally_write; a short write is reported and gives
+ * STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
 enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
 			   size_t len, bool block);
 /* conv=sparse: seek over len bytes of zeros instead of writing them.
@@ -422,9 +420,8 @@ void tally_set_output_offset(struct dd_run *run, uint64_t offset);
 void install_signal_handlers(void);
 /* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
 void process_signals(struct dd_run *run);
-/* After a call failed: true, once the signals are acted on, when it was
- * interrupted (EINTR) and is to be made again.  Anything else (EAGAIN
- * too) is the caller's to meet. */
+/* After a failed call: true, once signals are acted on, when it was
+ * interrupted (EINTR) and is to be made again (not for EAGAIN). */
 bool retry_after(struct dd_run *run);
 /* Once per loop turn: act on signals, print the progress line, let
  * nocache drop what was passed. */

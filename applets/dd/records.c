@@ -113,28 +113,6 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 	return stop;
 }
 
-/* The next record, read whole or in steps, or several moved and counted
- * as a batch (batch.c; then *moved). */
-static enum dd_stop read_next(struct dd_run *run, size_t *size, size_t *got,
-			      ssize_t *len, bool *moved)
-{
-	size_t records = 0;
-	enum dd_stop stop;
-
-	if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
-	    && *size == run->opt->ibs)
-		records = records_for_batch(run);
-	if (records) {
-		stop = copy_batch(run, records, len);
-		*moved = stop == STOP_NONE && *len > 0;
-		return stop;
-	}
-	if (run->plan.record_steps && *size > run->ibuf.capacity)
-		return read_record_in_steps(run, size, len);
-	*len = read_record(run, *size, got);
-	return STOP_NONE;
-}
-
 enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 {
 	const struct dd_options *opt = run->opt;
@@ -149,8 +127,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		stop = write_tallied(run, run->ibuf.data, len, false);
 	}
 	while (stop == STOP_NONE) {
-		size_t size, got = 0;
-		bool moved = false;
+		size_t size, got = 0, records = 0;
 		ssize_t len;
 
 		if (after_mover)
@@ -162,9 +139,21 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 			stop = STOP_DONE;
 			break;
 		}
-		stop = read_next(run, &size, &got, &len, &moved);
-		if (stop != STOP_NONE || moved)
-			continue;
+		if (ENABLE_FEATURE_ZEROCOPY && run->plan.batch_size
+		    && size == opt->ibs)
+			records = records_for_batch(run);
+		if (records) {
+			/* Several records, moved and counted (batch.c). */
+			stop = copy_batch(run, records, &len);
+			if (stop != STOP_NONE || len > 0)
+				continue;
+		} else if (run->plan.record_steps && size > run->ibuf.capacity) {
+			stop = read_record_in_steps(run, &size, &len);
+			if (stop != STOP_NONE)
+				continue;
+		} else {
+			len = read_record(run, size, &got);
+		}
 		if (len <= 0) {
 			tally_carry_ends(run);
 			if (len == 0) {
