@@ -70,9 +70,9 @@ void drop_passed_cache(struct dd_run *run)
  */
 static void drop_to_eof(const struct io_end *end, uint64_t offset)
 {
-	uint64_t page = (uint64_t)getpagesize();
+	uint64_t page_mask = (uint64_t)getpagesize() - 1;
 	int err = lseek(end->fd, 0, SEEK_CUR) < 0 ? errno
-		: posix_fadvise(end->fd, (off_t)(offset - offset % page), 0,
+		: posix_fadvise(end->fd, (off_t)(offset & ~page_mask), 0,
 				POSIX_FADV_DONTNEED);
 
 	if (err) {

@@ -19,29 +19,27 @@ static void on_signal(int sig)
 		interrupt_signal = sig;
 }
 
-static void catch_signal(int sig, int flags)
-{
-	struct sigaction action = { .sa_handler = on_signal, .sa_flags = flags };
-
-	sigemptyset(&action.sa_mask);
-	sigaction(sig, &action, NULL);
-}
-
 /* No SA_RESTART: a read blocked on an idle pipe returns EINTR, and the
  * summary comes at once. */
 void install_signal_handlers(void)
 {
+	struct sigaction action = {
+		.sa_handler = on_signal,
+		.sa_flags = SA_NODEFER | SA_RESETHAND,
+	};
 	struct sigaction old;
 
+	sigemptyset(&action.sa_mask);
 	/* An ignored SIGINT stays ignored (nohup).  SA_RESETHAND: a second
 	 * one while the summary prints kills. */
 	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-		catch_signal(SIGINT, SA_NODEFER | SA_RESETHAND);
+		sigaction(SIGINT, &action, NULL);
 	/* SIGUSR1 is caught even when ignored, as GNU does (its manual
 	 * ignores it first, so that an early one can't kill dd); with
 	 * POSIXLY_CORRECT it keeps its default action, as in GNU. */
+	action.sa_flags = 0;
 	if (ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT"))
-		catch_signal(SIGUSR1, 0);
+		sigaction(SIGUSR1, &action, NULL);
 }
 
 bool retry_after(struct dd_run *run)

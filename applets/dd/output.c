@@ -76,19 +76,17 @@ bool extend_after_final_hole(struct dd_run *run)
 		return true;
 	if (fstat(run->out.fd, &st) != 0) {
 		bb_perror_name("cannot fstat %s", run->out.name);
-		note_failure();
-		return false;
-	}
-	end = lseek(run->out.fd, 0, SEEK_CUR);
-	if (S_ISREG(st.st_mode) && end > st.st_size
-	    && ftruncate(run->out.fd, end) != 0) {
+	} else {
+		end = lseek(run->out.fd, 0, SEEK_CUR);
+		if (!S_ISREG(st.st_mode) || end <= st.st_size
+		    || ftruncate(run->out.fd, end) == 0)
+			return true;
 		/* %llu: the message ends.c has too. */
 		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
 			      (unsigned long long)end, quote_always(run->out.name));
-		note_failure();
-		return false;
 	}
-	return true;
+	note_failure();
+	return false;
 }
 
 bool output_syncs_at_end(const struct dd_run *run)
