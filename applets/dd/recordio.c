@@ -126,11 +126,13 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
  * input), a read that fills it means that bound failed: the buffer
  * grows and the reads go on, to what one large read would give.
  */
-static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
-				 bool *continued)
+ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
-	bool fitted = false;
+	/* Reads that go on are one read to the partial-read rules, as the
+	 * steps of a large record already are. */
+	bool in_steps = reads.steps_whole != 0, fitted = false;
+	ssize_t n;
 
 	*got = 0;
 	if (run->ibuf.capacity < size && io_end_is_pipe(&run->in))
@@ -138,11 +140,9 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 	for (;;) {
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
-		ssize_t n = read_once(run, run->ibuf.data + *got, want);
 
-		if (n < 0)
-			return *got && !fullblock ? (ssize_t)*got : -1;
-		if (n == 0)
+		n = read_once(run, run->ibuf.data + *got, want);
+		if (n <= 0)
 			break;
 		*got += (size_t)n;
 		if (*got == size)
@@ -171,24 +171,12 @@ static ssize_t read_record_reads(struct dd_run *run, size_t size, size_t *got,
 		} else {
 			grow_input_buffer(run, *got + 1);
 		}
-		/* One read to the partial-read rules, unless the record's
-		 * steps already say so. */
-		if (!reads.steps_whole || *continued) {
+		if (!in_steps)
 			read_steps_at(size, *got);
-			*continued = true;
-		}
 	}
-	return (ssize_t)*got;
-}
-
-ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
-{
-	bool continued = false;
-	ssize_t n = read_record_reads(run, size, got, &continued);
-
-	if (continued)
+	if (!in_steps)
 		read_steps_at(0, 0);
-	return n;
+	return n < 0 && (!*got || fullblock) ? -1 : (ssize_t)*got;
 }
 
 /* O_DIRECT can't write a short last block: like GNU, drop it for that
