@@ -98,12 +98,9 @@ ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/*
- * A buffer sized to the pipe at the start: its writer may have raised
- * the pipe since, and it wakes the reader only once the pipe is full or
- * its write done, so the capacity is asked after the wait.  True when
- * the buffer then holds what one read of the pipe can return.
- */
+/* The pipe's writer may have raised it since the buffer was sized, and
+ * wakes the reader only once it is full or its write done: the capacity
+ * is asked after the wait.  True when the buffer then fits one read. */
 static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
 	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
@@ -121,11 +118,8 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	return true;
 }
 
-/*
- * Where the buffer is smaller than size (plan.c sized it from the
- * input), a read that fills it means that bound failed: the buffer
- * grows and the reads go on, to what one large read would give.
- */
+/* A read that fills a buffer smaller than size means plan.c's bound
+ * failed: the buffer grows and the reads go on (docs/design.md). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
@@ -312,8 +306,7 @@ void tally_carry_ends(struct dd_run *run)
 	t->carry_in = t->carry_out = 0;
 }
 
-/* A zero-copy step moved n bytes (from the input, unless it made
- * them: zeros). */
+/* A zero-copy step moved n bytes (made, not read, for zeros). */
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 {
 	if (from_input)
