@@ -63,11 +63,8 @@ void drop_passed_cache(struct dd_run *run)
 	advance_side(&run->cache->out, run->tally.out_offset);
 }
 
-/*
- * count=0 with nocache is GNU's documented way to drop a file's cache,
- * from the offset (down to its page) to the end, whatever the file is;
- * a failure is reported (GNU 9.7), and a descriptor that can't seek fails.
- */
+/* count=0: drop the cache from the offset to the end, whatever the file
+ * (GNU's documented use); a descriptor that can't seek fails. */
 static void drop_to_eof(const struct io_end *end, uint64_t offset)
 {
 	uint64_t page_mask = (uint64_t)getpagesize() - 1;

@@ -68,12 +68,9 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 	return STOP_NONE;
 }
 
-/*
- * A record larger than the buffer (plan.c's record_steps) is read and
- * written a buffer at a time; the steps are the tally's carry, and the
- * last piece is left in ibuf with *size what its read asked for.  *len
- * as read_record's; a step's failed write gives STOP_WRITE_FAILED.
- */
+/* A record larger than the buffer (plan.c's record_steps), a buffer at a
+ * time; the steps are the tally's carry.  The last piece is left in
+ * ibuf, *size what its read asked for, *len as read_record's. */
 static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 					 ssize_t *len)
 {
