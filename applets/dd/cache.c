@@ -57,8 +57,6 @@ static void advance_side(struct nocache_side *side, uint64_t offset)
 
 void drop_passed_cache(struct dd_run *run)
 {
-	if (!run->cache)
-		return;
 	advance_side(&run->cache->in, run->tally.in_offset);
 	advance_side(&run->cache->out, run->tally.out_offset);
 }

@@ -431,7 +431,7 @@ void tick_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);
-/* Drop the windows in_offset and out_offset have passed. */
+/* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 

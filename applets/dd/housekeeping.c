@@ -79,6 +79,6 @@ void tick_within_record(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS)
 		maybe_print_progress(run);
-	if (ENABLE_FEATURE_DD_NOCACHE)
+	if (ENABLE_FEATURE_DD_NOCACHE && run->cache)
 		drop_passed_cache(run);
 }
