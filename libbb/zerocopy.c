@@ -154,20 +154,18 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
 
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 {
-	switch (ch->path) {
-	case COPY_FILE_RANGE:
-		return copy_file_range(ch->in->fd, NULL, ch->out->fd, NULL, len, 0);
-	case COPY_SPLICE:
-		return splice(ch->in->fd, NULL, ch->out->fd, NULL, len, SPLICE_F_MOVE);
-	case COPY_SPLICE_VIA_PIPE:
+	int in_fd = ch->in->fd, out_fd = ch->out->fd;
+
+	if (ch->path == COPY_FILE_RANGE)
+		return copy_file_range(in_fd, NULL, out_fd, NULL, len, 0);
+	if (ch->path == COPY_SPLICE)
+		return splice(in_fd, NULL, out_fd, NULL, len, SPLICE_F_MOVE);
+	if (ch->path == COPY_SPLICE_VIA_PIPE)
 		return splice_via_pipe(ch, len);
-	case COPY_VMSPLICE_ZEROS:
-		return vmsplice_zeros(ch->out->fd, ch->zeros, len);
-	case COPY_WRITE_ZEROS:
-		return write(ch->out->fd, ch->zeros, len);
-	case COPY_READ_WRITE:
-		break;
-	}
+	if (ch->path == COPY_VMSPLICE_ZEROS)
+		return vmsplice_zeros(out_fd, ch->zeros, len);
+	if (ch->path == COPY_WRITE_ZEROS)
+		return write(out_fd, ch->zeros, len);
 	errno = EINVAL;
 	return -1;
 }
