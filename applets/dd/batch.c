@@ -8,13 +8,10 @@
 
 #include "dd.h"
 
-/* After a look at the pipe finds no batch, up to this many records go
- * one by one before the next look: a producer that writes a record at a
- * time then costs few extra calls. */
+/* The batches' buffer; and after a look at the pipe that found no batch,
+ * the records to go one by one before the next (wait), doubling up to
+ * BACKOFF_MAX: a producer that writes a record at a time costs little. */
 enum { BACKOFF_MAX = 64 };
-
-/* The batches' buffer, and how many records go one by one before the
- * pipe is looked at again. */
 static struct {
 	struct lazy_buffer buf;
 	unsigned wait, backoff;
@@ -27,23 +24,6 @@ struct batch_count {
 	size_t staged;   /* two buffers: bytes waiting for a full block */
 	size_t out;      /* bytes of the write counted out */
 };
-
-/* What the pipe holds, the buffer and count= allow, less one record:
- * the next ordinary read then comes back full while the writer refills
- * the pipe, as GNU's would (an emptied pipe gives partial records). */
-static size_t records_to_take(const struct dd_run *run)
-{
-	const struct dd_options *opt = run->opt;
-	uint64_t held = pipe_bytes_held(&run->in), k;
-
-	k = held / opt->ibs;
-	k = k ? k - 1 : 0;
-	k = min_u64(k, run->plan.batch_size / opt->ibs);
-	/* (Without count=, max_records is UINT64_MAX.) */
-	k = min_u64(k, opt->max_records
-		    - (run->tally.in_full + run->tally.in_partial));
-	return (size_t)k;
-}
 
 /*
  * Count the batch's records, in order, up to the first whose block is
@@ -111,19 +91,27 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 
 size_t records_for_batch(struct dd_run *run)
 {
-	size_t k;
+	const struct dd_options *opt = run->opt;
+	uint64_t k;
 
 	if (batches.wait) {
 		batches.wait--;
 		return 0;
 	}
-	k = records_to_take(run);
+	/* What the pipe holds, the buffer and count= (UINT64_MAX without)
+	 * allow, less one record: the next ordinary read then comes back
+	 * full while the writer refills the pipe, as GNU's would. */
+	k = pipe_bytes_held(&run->in) / opt->ibs;
+	k = k ? k - 1 : 0;
+	k = min_u64(k, run->plan.batch_size / opt->ibs);
+	k = min_u64(k, opt->max_records
+		    - (run->tally.in_full + run->tally.in_partial));
 	/* Without memory for the buffer, records go one by one. */
 	if (k >= 2 && (batches.buf.data
 		       || lazy_buffer_alloc(&batches.buf, run->plan.batch_size
 					    + run->opt->obs) == 0)) {
 		batches.backoff = 0;
-		return k;
+		return (size_t)k;
 	}
 	batches.backoff = batches.backoff ? batches.backoff * 2 : 1;
 	if (batches.backoff > BACKOFF_MAX)

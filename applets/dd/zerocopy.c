@@ -48,14 +48,13 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 
 	if (ch->path == COPY_WRITE_ZEROS && step > WRITTEN_ZEROS_SIZE)
 		step = WRITTEN_ZEROS_SIZE;
-	/* Into a pipe, a quarter of it: its reader drains one part while dd
-	 * fills the next (a small pipe goes best whole). */
+	/* Into a pipe, a quarter of it, so its reader drains one part while
+	 * dd fills the next; or where writes are atomic (their size seen),
+	 * one a record, as the record loop's. */
 	if (io_end_is_pipe(&run->out)) {
 		step = run->out.pipe_capacity / 4;
 		if (step < WHOLE_PIPE_STEP)
 			step = WHOLE_PIPE_STEP;
-		/* Writes of at most PIPE_BUF are atomic, their size seen:
-		 * one a record, as the record loop's. */
 		if (run->opt->obs <= PIPE_BUF)
 			step = (size_t)run->opt->obs;
 	}
@@ -162,14 +161,13 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 	}
 }
 
-/* Could a read from the input pipe return more than dd's own pipe
- * holds?  Then one fill would split that record in two. */
+/* Could a read from the input pipe return more than dd's pipe holds?
+ * Then one fill would split that record in two. */
 static bool record_may_exceed(const struct dd_run *run,
 			      const struct copy_channel *ch)
 {
-	uint64_t capacity = run->in.pipe_capacity;
-
-	return capacity == 0 || min_u64(capacity, run->opt->ibs) > ch->pipe_size;
+	return run->in.pipe_capacity == 0
+		|| min_u64(run->in.pipe_capacity, run->opt->ibs) > ch->pipe_size;
 }
 
 /* Write the next piece of what was read ahead, as the record loop would:
