@@ -8,9 +8,10 @@
 
 #include "dd.h"
 
-/* The batches' buffer; and after a look at the pipe that found no batch,
- * the records to go one by one before the next (wait), doubling up to
- * BACKOFF_MAX: a producer that writes a record at a time costs little. */
+/* The batches' buffer and back-off: after a look at the pipe finds no
+ * batch, `wait` records go one by one before the next look; the wait
+ * doubles up to BACKOFF_MAX, so a producer writing a record at a time
+ * costs few extra calls. */
 enum { BACKOFF_MAX = 64 };
 static struct {
 	struct lazy_buffer buf;
