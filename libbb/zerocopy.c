@@ -13,14 +13,12 @@
 /* /dev/zero and /dev/null are recognised by device number, not name. */
 bool is_dev_zero(const struct stat *st)
 {
-	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1
-		&& minor(st->st_rdev) == 5;
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 5);
 }
 
 bool is_dev_null(const struct stat *st)
 {
-	return S_ISCHR(st->st_mode) && major(st->st_rdev) == 1
-		&& minor(st->st_rdev) == 3;
+	return S_ISCHR(st->st_mode) && st->st_rdev == makedev(1, 3);
 }
 
 enum {
@@ -57,26 +55,26 @@ static bool pipe_can_splice_into(const struct io_end *out)
 
 enum copy_path copy_choose_path(const struct io_end *in, const struct io_end *out)
 {
-	const struct stat *ist = &in->st, *ost = &out->st;
-	bool in_file = S_ISREG(ist->st_mode) || S_ISBLK(ist->st_mode);
+	mode_t in_mode = in->st.st_mode, out_mode = out->st.st_mode;
+	bool in_file = S_ISREG(in_mode) || S_ISBLK(in_mode);
+	bool to_null = is_dev_null(&out->st);
 
-	if (in_file && S_ISREG(ost->st_mode))
+	if (in_file && S_ISREG(out_mode))
 		return copy_file_range_pays(in, out)
 			? COPY_FILE_RANGE : COPY_SPLICE_VIA_PIPE;
-	if ((in_file || S_ISFIFO(ist->st_mode)) && S_ISFIFO(ost->st_mode))
+	if ((in_file || S_ISFIFO(in_mode)) && S_ISFIFO(out_mode))
 		return COPY_SPLICE;
-	if (S_ISFIFO(ist->st_mode) && is_dev_null(ost))
+	if (S_ISFIFO(in_mode) && to_null)
 		return COPY_SPLICE;
-	if (S_ISFIFO(ist->st_mode) && S_ISREG(ost->st_mode)
-	    && pipe_can_splice_into(out))
+	if (S_ISFIFO(in_mode) && S_ISREG(out_mode) && pipe_can_splice_into(out))
 		return COPY_SPLICE_VIA_PIPE;
-	if (in_file && is_dev_null(ost))
+	if (in_file && to_null)
 		return COPY_SPLICE_VIA_PIPE;
-	if (is_dev_zero(ist) && S_ISFIFO(ost->st_mode))
+	if (!is_dev_zero(&in->st))
+		return COPY_READ_WRITE;
+	if (S_ISFIFO(out_mode))
 		return COPY_VMSPLICE_ZEROS;
-	if (is_dev_zero(ist) && (S_ISREG(ost->st_mode) || is_dev_null(ost)))
-		return COPY_WRITE_ZEROS;
-	return COPY_READ_WRITE;
+	return S_ISREG(out_mode) || to_null ? COPY_WRITE_ZEROS : COPY_READ_WRITE;
 }
 
 /* vmsplice len bytes of zeros: the same zero block, again and again. */
@@ -156,20 +154,18 @@ int copy_channel_open(struct copy_channel *ch, enum copy_path path,
 
 ssize_t copy_channel_step(struct copy_channel *ch, size_t len)
 {
-	switch (ch->path) {
-	case COPY_FILE_RANGE:
-		return copy_file_range(ch->in->fd, NULL, ch->out->fd, NULL, len, 0);
-	case COPY_SPLICE:
-		return splice(ch->in->fd, NULL, ch->out->fd, NULL, len, SPLICE_F_MOVE);
-	case COPY_SPLICE_VIA_PIPE:
+	int in_fd = ch->in->fd, out_fd = ch->out->fd;
+
+	if (ch->path == COPY_FILE_RANGE)
+		return copy_file_range(in_fd, NULL, out_fd, NULL, len, 0);
+	if (ch->path == COPY_SPLICE)
+		return splice(in_fd, NULL, out_fd, NULL, len, SPLICE_F_MOVE);
+	if (ch->path == COPY_SPLICE_VIA_PIPE)
 		return splice_via_pipe(ch, len);
-	case COPY_VMSPLICE_ZEROS:
-		return vmsplice_zeros(ch->out->fd, ch->zeros, len);
-	case COPY_WRITE_ZEROS:
-		return write(ch->out->fd, ch->zeros, len);
-	case COPY_READ_WRITE:
-		break;
-	}
+	if (ch->path == COPY_VMSPLICE_ZEROS)
+		return vmsplice_zeros(out_fd, ch->zeros, len);
+	if (ch->path == COPY_WRITE_ZEROS)
+		return write(out_fd, ch->zeros, len);
 	errno = EINVAL;
 	return -1;
 }

@@ -1,34 +1,18 @@
 /*
- * batch.c - whole records that the input pipe already holds, moved
- * together (plan.c's plan_batches says where).
- *
- * A read of ibs from a pipe that holds at least ibs bytes returns ibs.
- * So when the pipe holds k whole records, one read of k * ibs returns
- * what k of GNU's reads would have, and they count as k full records.
- * Their writes go together: into a file as one write, into a pipe in
- * writes of at most PIPE_BUF, each atomic as a record's own write was.
- * Only what the pipe holds is read, so nothing waits for more input
- * before it is written, and a record that comes short comes short as
- * GNU's read would have seen it.
- *
- * The records are counted after their write, in order, as the record
- * loop would have counted them; a failing write counts the records
- * before it and the one it failed in, with GNU's message.  What the
- * batch read past that record is gone from the pipe (README: "Batches
- * from a pipe").
+ * batch.c - the whole records an input pipe already holds, read in one
+ * read and written together, counted as the record loop would count
+ * them (plan.c's plan_batches; docs/design.md, "Batches from a pipe").
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "dd.h"
 
-/* After a look at the pipe finds no batch, this many records, at most,
- * go one by one before the next look: a producer that writes a record
- * at a time then costs few extra calls. */
+/* The batches' buffer and back-off: after a look at the pipe finds no
+ * batch, `wait` records go one by one before the next look; the wait
+ * doubles up to BACKOFF_MAX, so a producer writing a record at a time
+ * costs few extra calls. */
 enum { BACKOFF_MAX = 64 };
-
-/* The batches' buffer, and how many records go one by one before the
- * pipe is looked at again; this file's own. */
 static struct {
 	struct lazy_buffer buf;
 	unsigned wait, backoff;
@@ -43,90 +27,40 @@ struct batch_count {
 };
 
 /*
- * How many records to take: what the pipe holds, the batch buffer and
- * count= allow, less one.  That whole record and the tail stay for an
- * ordinary read, which comes back full, as GNU's would, while the
- * writer refills the pipe: a batch that emptied it would leave the next
- * read to find only what the writer had put in since, and partial
- * records would come more often than with GNU.
- */
-static size_t records_to_take(const struct dd_run *run)
-{
-	const struct dd_options *opt = run->opt;
-	uint64_t held = pipe_bytes_held(&run->in), k;
-
-	k = held / opt->ibs;
-	k = k ? k - 1 : 0;
-	k = min_u64(k, run->plan.batch_size / opt->ibs);
-	if (opt->max_records != UINT64_MAX)
-		k = min_u64(k, opt->max_records
-			    - (run->tally.in_full + run->tally.in_partial));
-	return (size_t)k;
-}
-
-/* Is it time to look at the pipe?  (Batches run only in the record
- * loop's own copy, so no zero-copy carry is ever in progress.) */
-static bool look_at_pipe(void)
-{
-	if (batches.wait) {
-		batches.wait--;
-		return false;
-	}
-	return true;
-}
-
-static void no_batch_found(void)
-{
-	batches.backoff = batches.backoff ? batches.backoff * 2 : 1;
-	if (batches.backoff > BACKOFF_MAX)
-		batches.backoff = BACKOFF_MAX;
-	batches.wait = batches.backoff;
-}
-
-/*
  * Count the batch's records, in order, up to the first whose block is
- * not all within the `written` bytes written so far: each record read,
- * then its block written (one buffer: the record itself; two buffers:
- * the block it completes, if any).  With `failed`, that first one is
- * counted too, as a write that failed part-way; returns false then.
+ * not all within the `written` bytes: each record read, then its block
+ * written (one buffer: the record; two buffers: the block it completes,
+ * if any).  With `failed`, that one counts too, as a write that failed.
  */
-static bool count_records(struct dd_run *run, struct batch_count *c,
+static void count_records(struct dd_run *run, struct batch_count *c,
 			  size_t written, bool failed)
 {
-	size_t ibs = (size_t)run->opt->ibs, obs = (size_t)run->opt->obs;
-	bool two_buffers = run->plan.two_buffers;
+	size_t bs = (size_t)run->opt->obs;   /* = ibs: batches are plain */
 
 	while (c->in < c->got) {
-		size_t len = c->got - c->in < ibs ? c->got - c->in : ibs;
+		size_t len = c->got - c->in < bs ? c->got - c->in : bs;
 		size_t block = len, done;
 
-		if (two_buffers)
-			block = c->staged + len >= obs ? obs : 0;
+		if (run->plan.two_buffers)
+			block = c->staged + len >= bs ? bs : 0;
 		if (block && c->out + block > written && !failed)
-			break;
+			return;
 		tally_read(run, len);
 		c->in += len;
-		if (!block) {
-			c->staged += len;
+		c->staged += len - block;
+		if (!block)
 			continue;
-		}
-		if (two_buffers)
-			c->staged = c->staged + len - obs;
 		done = written - c->out < block ? written - c->out : block;
 		tally_write(run, done, block);
 		c->out += done;
 		if (done < block)
-			return false;
+			return;
 	}
-	return true;
 }
 
-/*
- * Write the batch's blocks, counting as they go.  A filesystem near full
- * may refuse a large write and still take small ones (ext4 does): after
- * ENOSPC or EDQUOT the rest goes a block at a time, from where the
- * write stopped, as GNU's writes would have gone.
- */
+/* Write the batch's blocks, counting as they go.  A filesystem near full
+ * may refuse a large write and take small ones: after ENOSPC or EDQUOT
+ * the rest goes a block at a time, as GNU's writes would have. */
 static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 				size_t end, struct batch_count *c)
 {
@@ -145,10 +79,7 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 		if (n < len && !by_block && (errno == ENOSPC || errno == EDQUOT)) {
 			by_block = true;
 		} else if (n < len) {
-			int err = errno;
-
-			count_records(run, c, done, true);
-			errno = err;
+			count_records(run, c, done, true);   /* keeps errno */
 			report_write_error(run, run->plan.two_buffers);
 			return run->plan.two_buffers ? STOP_BLOCK_FAILED
 				: STOP_WRITE_FAILED;
@@ -161,24 +92,33 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 
 size_t records_for_batch(struct dd_run *run)
 {
-	size_t k;
+	const struct dd_options *opt = run->opt;
+	uint64_t k;
 
-	if (!look_at_pipe())
-		return 0;
-	k = records_to_take(run);
-	if (k < 2) {
-		no_batch_found();
+	if (batches.wait) {
+		batches.wait--;
 		return 0;
 	}
-	if (!batches.buf.data
-	    && lazy_buffer_alloc(&batches.buf,
-				 run->plan.batch_size + run->opt->obs) != 0) {
-		/* No memory for it: records go one by one, as without. */
-		no_batch_found();
-		return 0;
+	/* What the pipe holds, the buffer and count= (UINT64_MAX without)
+	 * allow, less one record: the next ordinary read then comes back
+	 * full while the writer refills the pipe, as GNU's would. */
+	k = pipe_bytes_held(&run->in) / opt->ibs;
+	k = k ? k - 1 : 0;
+	k = min_u64(k, run->plan.batch_size / opt->ibs);
+	k = min_u64(k, opt->max_records
+		    - (run->tally.in_full + run->tally.in_partial));
+	/* Without memory for the buffer, records go one by one. */
+	if (k >= 2 && (batches.buf.data
+		       || lazy_buffer_alloc(&batches.buf, run->plan.batch_size
+					    + run->opt->obs) == 0)) {
+		batches.backoff = 0;
+		return (size_t)k;
 	}
-	batches.backoff = 0;
-	return k;
+	batches.backoff = batches.backoff ? batches.backoff * 2 : 1;
+	if (batches.backoff > BACKOFF_MAX)
+		batches.backoff = BACKOFF_MAX;
+	batches.wait = batches.backoff;
+	return 0;
 }
 
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
@@ -205,8 +145,7 @@ enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 	}
 	c.got = (size_t)n;
 
-	/* One buffer: every record is written.  Two buffers: the whole
-	 * blocks; the rest stays staged. */
+	/* Two buffers: the whole blocks are written, the rest staged. */
 	end = c.got;
 	if (run->plan.two_buffers)
 		end = (c.staged + c.got) / (size_t)run->opt->obs

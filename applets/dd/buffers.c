@@ -1,9 +1,7 @@
 /*
  * buffers.c - map the buffers the plan asks for, before the output is
- * opened, and grow them when a bound turns out wrong.  The buffers are
- * fresh anonymous mappings that nothing writes before data arrives, so
- * they cost only the bytes they carry; growing uses mremap, which moves
- * page tables, not bytes.
+ * opened, and grow them (mremap) when a bound turns out wrong.  Fresh
+ * mappings cost only the bytes they carry.
  */
 #include "dd.h"
 
@@ -25,18 +23,16 @@ void map_buffers(struct dd_run *run)
 		die_memory_exhausted("output", run->opt->obs);
 }
 
-/* Grow buf to hold at least want bytes (at most limit), doubling to
- * keep the number of mremap calls small. */
+/* Grow buf to hold at least want bytes, at most limit (a block size, so
+ * below 2^63: doubling can't overflow); doubling keeps mremaps few. */
 static void grow_buffer(struct lazy_buffer *buf, uint64_t want, uint64_t limit,
 			const char *which)
 {
 	uint64_t size = buf->capacity;
 
 	while (size < want && size < limit)
-		size = size > UINT64_MAX / 2 ? UINT64_MAX : size * 2;
-	if (size > limit)
-		size = limit;
-	if (size > buf->capacity && lazy_buffer_grow(buf, size) != 0)
+		size *= 2;
+	if (lazy_buffer_grow(buf, min_u64(size, limit)) != 0)
 		die_memory_exhausted(which, limit);
 }
 

@@ -231,9 +231,8 @@ struct dd_run {
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
 	uint64_t direct_tail;            /* where that last block began */
-	size_t pending;                  /* a record in ibuf, counted in but not
-					  * yet written out: the zero-copy
-					  * mover hands it to the record loop */
+	size_t pending;                  /* a record in ibuf, counted in, that
+					  * the zero-copy mover did not write */
 
 	struct dd_tally tally;
 	struct dd_report_state report;
@@ -323,14 +322,11 @@ enum dd_stop copy_bmap(struct dd_run *run);
  * was this loop's first (it looked at the progress line already). */
 enum dd_stop copy_records(struct dd_run *run, bool after_mover);
 
-/* batch.c (FEATURE_ZEROCOPY) */
-/* How many whole records the input pipe holds that may go as one batch
- * (several, and count= lets them through), or 0: read one record. */
+/* batch.c (FEATURE_ZEROCOPY): how many whole records the input pipe
+ * holds to go as one batch, or 0 (read one record); then move them:
+ * STOP_NONE with *len as read_record's (the bytes moved and counted), or
+ * a failed write's STOP_WRITE_FAILED / STOP_BLOCK_FAILED (reported). */
 size_t records_for_batch(struct dd_run *run);
-/* Move that many records.  A failed write gives STOP_WRITE_FAILED or
- * STOP_BLOCK_FAILED (reported); otherwise STOP_NONE, with *len what the
- * batch's read returned: the bytes of the records it moved and counted,
- * 0 at the end of the input, or -1 (errno) as a record's failed read. */
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
 /* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
