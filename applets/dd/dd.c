@@ -115,17 +115,12 @@ static bool abbreviates(const char *word, const char *option)
 static void take_options(char **argv)
 {
 	char **out = argv;
-	bool options_done = false;
 
-	for (; *argv; argv++) {
+	for (; *argv && strcmp(*argv, "--") != 0; argv++) {
 		const char *arg = *argv;
 
-		if (options_done || arg[0] != '-' || !arg[1]) {
+		if (arg[0] != '-' || !arg[1]) {
 			*out++ = *argv;
-			continue;
-		}
-		if (strcmp(arg, "--") == 0) {
-			options_done = true;
 		} else if (arg[1] != '-') {
 			bb_error_msg_and_usage("invalid option -- '%c'", arg[1]);
 		} else if (abbreviates(arg + 2, "help")) {
@@ -138,7 +133,10 @@ static void take_options(char **argv)
 			bb_error_msg_and_usage("unrecognized option '%s'", arg);
 		}
 	}
-	*out = NULL;
+	if (*argv)
+		argv++;         /* the "--" */
+	while ((*out++ = *argv++) != NULL)
+		;
 }
 
 /* The one way out of a copy.  As GNU: the syncs run even after a write
