@@ -39,7 +39,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
 	uint64_t bytes = run->tally.bytes_out;
-	int64_t elapsed = now - run->report.start_ns;
+	int64_t elapsed = (int64_t)(now - run->report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B";
