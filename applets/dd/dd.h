@@ -194,9 +194,8 @@ struct dd_run {
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
 	uint64_t direct_tail;            /* where that last block began */
-	size_t pending;                  /* a record in ibuf, counted in but not
-					  * yet written out: the zero-copy
-					  * mover hands it to the record loop */
+	size_t pending;                  /* a record in ibuf, counted in, not
+					  * out: zero-copy hands it over */
 
 	struct dd_tally tally;
 	struct dd_report_state report;

@@ -117,12 +117,18 @@ void print_summary(struct dd_run *run)
 		write_with_statistics(run, buf, len);
 }
 
-/* status=progress: rewrite the line in place, blanking out what is left
- * of a longer one while it is still open. */
+/*
+ * status=progress: rewrite the line in place, blanking out what is left
+ * of a longer one while it is still open.  The first line comes after a
+ * second, as GNU's; the next ones twice a second (docs/design.md).
+ */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
 	size_t len, text_len;
+
+	run->report.progress.interval_ns = SECOND_NS / 2;
+	run->report.progress.next_ns = now + SECOND_NS / 2;
 
 	buf[0] = '\r';
 	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
@@ -180,18 +186,12 @@ bool line_due(struct line_pacer *pacer, uint64_t now)
 	return true;
 }
 
-/* The first line after a second, as GNU's; then twice a second, so that
- * a turn blocked on a slow card never leaves it still for a second. */
 void maybe_print_progress(struct dd_run *run)
 {
 	uint64_t now = monotonic_ns();
-	struct line_pacer *pacer = &run->report.progress;
 
-	if (!line_due(pacer, now))
-		return;
-	print_progress(run, now, "");
-	pacer->interval_ns = SECOND_NS / 2;
-	pacer->next_ns = now + pacer->interval_ns;
+	if (line_due(&run->report.progress, now))
+		print_progress(run, now, "");
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
