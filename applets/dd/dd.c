@@ -6,8 +6,7 @@
 //config:	bool "dd"
 //config:	default y
 //config:	help
-//config:	  Copy a file, converting and formatting according to the
-//config:	  operands, as GNU coreutils dd does.
+//config:	  Copy and convert a file, as GNU coreutils dd does.
 //config:
 //config:config FEATURE_DD_NOCACHE
 //config:	bool "iflag=nocache and oflag=nocache"
@@ -28,33 +27,29 @@
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  A line on standard error, rewritten about once a second, with
-//config:	  the bytes, time and rate.  Without this, it is refused.
+//config:	  Without this, status=progress is refused.
 //config:
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  Print the statistics on SIGUSR1 and go on, as GNU dd does.
-//config:	  Without this, SIGUSR1 ends dd.
+//config:	  Without this, SIGUSR1 ends dd, as it would any program.
 //config:
 //config:config FEATURE_DD_IOFLAGS
 //config:	bool "Less common iflag/oflag flags"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  direct, directory, dsync, sync, nonblock, noatime, noctty and
-//config:	  nofollow; the other flags are always there.
+//config:	  direct, directory, dsync, sync, nonblock, noatime, noctty, nofollow.
 //config:
 //config:config FEATURE_DD_BMAP
 //config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  Write only the ranges of the image that the map (bmaptool's
-//config:	  format 1.0 to 2.x) lists, checking their checksums; the rest
-//config:	  of the output stays as it is.  Without this, bmap= is refused.
+//config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
+//config:	  checked, the rest of the output left as it is.
 
 //applet:dd dd_main DD
 

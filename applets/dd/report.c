@@ -3,7 +3,6 @@
  * Each line is built in memory and written with one write(2), in GNU's
  * exact format.
  */
-#include <string.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -23,15 +22,9 @@ int dd_exit_status(void)
 	return exit_status;
 }
 
-/* "1.0 kB" has a prefix, "999 B" none. */
-static bool has_prefix(const char *human)
-{
-	return strchr(human, ' ')[1] != 'B';
-}
-
 /*
  * "N bytes (X kB, Y KiB) copied, T s, R kB/s", GNU leaving out a size
- * whose unit has no prefix.  note NULL: the summary's form, %g seconds;
+ * whose unit has no prefix (below 1000 B, or 1024 B).  note NULL: the summary's form, %g seconds;
  * otherwise the progress line's, whole seconds, followed by note.
  * catch_up_progress asks which bytes it showed last.
  */
@@ -49,9 +42,9 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
 	human_readable(iec, bytes, 1, 1, 1);
-	if (has_prefix(iec))
+	if (bytes >= 1024)
 		bb_format(sizes, sizeof(sizes), " (%s, %s)", si, iec);
-	else if (has_prefix(si))
+	else if (bytes >= 1000)
 		bb_format(sizes, sizeof(sizes), " (%s)", si);
 	if (elapsed)
 		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, 0);
