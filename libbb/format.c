@@ -65,7 +65,7 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	char num[24];   /* "-" and 20 digits of a 64-bit number */
 
 	for (; *fmt; fmt++) {
-		bool left = false, zero = false, negative = false;
+		bool left = false, zero = false, negative = false, is_signed;
 		int lng = 0, which = 0;
 		long field[2] = { 0, -1 };      /* width, precision (-1: none) */
 		unsigned long long u;
@@ -116,41 +116,37 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			put_field(&o, s, n, field[0], left, 0);
 			continue;
 		case 'c':
-			num[0] = (char)va_arg(ap, int);
-			put_field(&o, num, 1, field[0], left, 0);
-			continue;
 		case 'd':
-		case 'i': {
-			long long v;
-			if (lng == 0)
-				v = va_arg(ap, int);
-			else if (lng == 1)
-				v = va_arg(ap, long);
-			else if (lng == 2)
-				v = va_arg(ap, long long);
-			else if (lng == 3)
-				v = va_arg(ap, intmax_t);
-			else
-				v = va_arg(ap, ssize_t);
-			negative = v < 0;
-			/* 0 - (unsigned) keeps LLONG_MIN defined */
-			u = negative ? 0 - (unsigned long long)v : (unsigned long long)v;
-			break;
-		}
-		case 'x':
-			base = 16;
-			/* fall through */
+		case 'i':
 		case 'u':
+		case 'x':
+			is_signed = *fmt != 'u' && *fmt != 'x';
 			if (lng == 0)
-				u = va_arg(ap, unsigned);
+				u = is_signed ? (unsigned long long)va_arg(ap, int)
+					      : va_arg(ap, unsigned);
 			else if (lng == 1)
-				u = va_arg(ap, unsigned long);
+				u = is_signed ? (unsigned long long)va_arg(ap, long)
+					      : va_arg(ap, unsigned long);
 			else if (lng == 2)
-				u = va_arg(ap, unsigned long long);
+				u = is_signed ? (unsigned long long)va_arg(ap, long long)
+					      : va_arg(ap, unsigned long long);
 			else if (lng == 3)
-				u = va_arg(ap, uintmax_t);
+				u = is_signed ? (unsigned long long)va_arg(ap, intmax_t)
+					      : va_arg(ap, uintmax_t);
 			else
-				u = va_arg(ap, size_t);
+				u = is_signed ? (unsigned long long)va_arg(ap, ssize_t)
+					      : va_arg(ap, size_t);
+			if (*fmt == 'c') {
+				num[0] = (char)u;
+				put_field(&o, num, 1, field[0], left, 0);
+				continue;
+			}
+			negative = is_signed && (long long)u < 0;
+			/* 0 - u: the magnitude, LLONG_MIN's too */
+			if (negative)
+				u = 0 - u;
+			if (*fmt == 'x')
+				base = 16;
 			break;
 		default:
 			/* Unknown conversion, or "%%": show it as written. */
