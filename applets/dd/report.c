@@ -24,9 +24,9 @@ int dd_exit_status(void)
 
 /*
  * "N bytes (X kB, Y KiB) copied, T s, R kB/s", GNU leaving out a size
- * whose unit has no prefix (below 1000 B, or 1024 B).  note NULL: the summary's form, %g seconds;
- * otherwise the progress line's, whole seconds, followed by note.
- * catch_up_progress asks which bytes it showed last.
+ * whose unit has no prefix (under 1000 B, 1024 B).  note NULL: the
+ * summary's form, %g seconds; else the progress line's, whole seconds,
+ * then note.  Notes the bytes shown, for catch_up_progress.
  */
 static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
