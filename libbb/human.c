@@ -1,19 +1,7 @@
 /*
- * human.c - the numbers in dd's summary line, digit for digit as GNU
- * prints them.
- *
- * human_readable() follows the algorithm of gnulib's human_readable()
- * with autoscale, round-to-nearest, a space before the unit, SI prefixes
- * and a "B": exact integer arithmetic when multiplier/divisor (or its
- * inverse) is a whole number, keeping a tenths digit and a rounding state
- * for each division by the base; otherwise long double arithmetic, which
- * always scales at least once (hence GNU's "0.0 kB/s" for zero bytes) and
- * keeps one decimal while the integer part has at most two digits (SI)
- * or one (binary).
- *
- * format_double_g() is printf's "%g" without printf: the double is
- * expanded exactly in decimal (a big number in base 10^9), then rounded
- * to six significant digits, ties to even, as glibc does.
+ * human.c - the numbers of dd's summary, digit for digit as GNU prints
+ * them: gnulib's human_readable() (autoscale, round to nearest, SI or
+ * binary prefixes, "B"), and printf's "%g" without printf.
  */
 #include <string.h>
 
@@ -25,7 +13,7 @@ enum { MAX_EXPONENT = sizeof(power_letters) - 1 };
 /*
  * s + err rounded to an integer, ties to even, where err is what
  * computing s lost (below half its last bit): it decides only when s
- * lands on a half.  s - (uint64_t)s is exact in binary floating point.
+ * lands on a half.  s is far below 2^63; s - (int64_t)s is exact.
  */
 static uint64_t round_nearest(long double s, long double err)
 {
@@ -77,7 +65,9 @@ char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
 	}
 
 	{
-		/* Inexact: scale a long double, as GNU does. */
+		/* Inexact: scale a long double, as GNU does; it always scales
+		 * once ("0.0 kB" for 0), and keeps a decimal while the integer
+		 * part has at most two digits (SI) or one (binary). */
 		long double damt = n * ((long double)multiplier / divisor);
 		long double e = 1;
 
