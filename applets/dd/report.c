@@ -35,7 +35,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	int64_t elapsed = (int64_t)(now - run->report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
-	const char *rate_text = "Infinity B";
+	const char *rate_text = "Infinity B", *secs;
 
 	run->report.shown = true;
 	run->report.shown_bytes = bytes;
@@ -48,14 +48,16 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 		bb_format(sizes, sizeof(sizes), " (%s)", si);
 	if (elapsed)
 		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, 0);
-	if (note)
-		bb_format(seconds, sizeof(seconds), "%lld",
-			  (long long)((elapsed + SECOND_NS / 2) / SECOND_NS));
-	else
-		format_double_g(seconds, (double)elapsed / 1e9);
+	if (note) {
+		seconds[HUMAN_BUF_SIZE - 1] = '\0';
+		secs = put_digits(&seconds[HUMAN_BUF_SIZE - 1],
+				  (elapsed + SECOND_NS / 2) / SECOND_NS, 10);
+	} else {
+		secs = format_double_g(seconds, (double)elapsed / 1e9);
+	}
 	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
 			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
-			 seconds, rate_text, note ? note : "");
+			 secs, rate_text, note ? note : "");
 }
 
 void report_start(struct dd_run *run)
