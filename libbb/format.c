@@ -43,22 +43,20 @@ static void put_field(struct sink *o, const char *s, size_t n, long width,
 		      bool left, bool zero)
 {
 	long pad = width > (long)n ? width - (long)n : 0;
+	char fill = zero && !left ? '0' : ' ';
 
-	if (!left && zero) {
-		if (n && *s == '-') {
-			put(o, '-');
-			s++;
-			n--;
-		}
-		put_n(o, '0', pad);
+	if (fill == '0' && n && *s == '-') {
+		put(o, '-');
+		s++;
+		n--;
+	}
+	if (!left) {
+		put_n(o, fill, pad);
 		pad = 0;
 	}
-	if (!left)
-		put_n(o, ' ', pad);
 	while (n--)
 		put(o, *s++);
-	if (left)
-		put_n(o, ' ', pad);
+	put_n(o, ' ', pad);
 }
 
 size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
@@ -67,10 +65,11 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 	char num[24];   /* "-" and 20 digits of a 64-bit number */
 
 	for (; *fmt; fmt++) {
-		bool left = false, zero = false;
-		int lng = 0;
-		long width = 0, prec = -1;
+		bool left = false, zero = false, negative = false, is_signed;
+		int lng = 0, which = 0;
+		long field[2] = { 0, -1 };      /* width, precision (-1: none) */
 		unsigned long long u;
+		unsigned base = 10;
 		const char *s;
 		size_t n;
 		char *p;
@@ -79,33 +78,24 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			put(&o, *fmt);
 			continue;
 		}
-		for (;; fmt++) {
-			if (fmt[1] == '-')
+		/* Flags, the width, and after a '.' the precision. */
+		while (*++fmt) {
+			if (*fmt == '-')
 				left = true;
-			else if (fmt[1] == '0')
+			else if (*fmt == '0' && !which && !field[0])
 				zero = true;
+			else if (*fmt >= '0' && *fmt <= '9')
+				field[which] = field[which] * 10 + (*fmt - '0');
+			else if (*fmt == '*')
+				field[which] = va_arg(ap, int);
+			else if (*fmt == '.' && !which)
+				field[++which] = 0;
 			else
 				break;
 		}
-		fmt++;
-		if (*fmt == '*') {
-			width = va_arg(ap, int);
-			if (width < 0) {
-				left = true;
-				width = -width;
-			}
-			fmt++;
-		}
-		while (*fmt >= '0' && *fmt <= '9')
-			width = width * 10 + (*fmt++ - '0');
-		if (*fmt == '.') {
-			prec = 0;
-			if (*++fmt == '*') {
-				prec = va_arg(ap, int);
-				fmt++;
-			}
-			while (*fmt >= '0' && *fmt <= '9')
-				prec = prec * 10 + (*fmt++ - '0');
+		if (field[0] < 0) {
+			left = true;
+			field[0] = -field[0];
 		}
 		/* lng: 0 int, 1 long, 2 long long, 3 intmax_t, 4 size_t */
 		if (*fmt == 'l')
@@ -121,63 +111,56 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			if (!s)
 				s = "(null)";
 			/* A loop rather than strnlen, linked for this alone. */
-			for (n = 0; s[n] && (prec < 0 || n < (size_t)prec); n++)
+			for (n = 0; s[n] && (field[1] < 0 || n < (size_t)field[1]); n++)
 				;
-			put_field(&o, s, n, width, left, 0);
+			put_field(&o, s, n, field[0], left, 0);
 			continue;
 		case 'c':
-			num[0] = (char)va_arg(ap, int);
-			put_field(&o, num, 1, width, left, 0);
-			continue;
 		case 'd':
-		case 'i': {
-			long long v;
-			if (lng == 0)
-				v = va_arg(ap, int);
-			else if (lng == 1)
-				v = va_arg(ap, long);
-			else if (lng == 2)
-				v = va_arg(ap, long long);
-			else if (lng == 3)
-				v = va_arg(ap, intmax_t);
-			else
-				v = va_arg(ap, ssize_t);
-			/* 0 - (unsigned) keeps LLONG_MIN defined */
-			u = v < 0 ? 0 - (unsigned long long)v : (unsigned long long)v;
-			p = put_digits(num + sizeof(num), u, 10);
-			if (v < 0)
-				*--p = '-';
-			break;
-		}
+		case 'i':
 		case 'u':
-		case 'x': {
-			unsigned base = *fmt == 'x' ? 16 : 10;
+		case 'x':
+			is_signed = *fmt != 'u' && *fmt != 'x';
 			if (lng == 0)
-				u = va_arg(ap, unsigned);
+				u = is_signed ? (unsigned long long)va_arg(ap, int)
+					      : va_arg(ap, unsigned);
 			else if (lng == 1)
-				u = va_arg(ap, unsigned long);
+				u = is_signed ? (unsigned long long)va_arg(ap, long)
+					      : va_arg(ap, unsigned long);
 			else if (lng == 2)
-				u = va_arg(ap, unsigned long long);
+				u = is_signed ? (unsigned long long)va_arg(ap, long long)
+					      : va_arg(ap, unsigned long long);
 			else if (lng == 3)
-				u = va_arg(ap, uintmax_t);
+				u = is_signed ? (unsigned long long)va_arg(ap, intmax_t)
+					      : va_arg(ap, uintmax_t);
 			else
-				u = va_arg(ap, size_t);
-			p = put_digits(num + sizeof(num), u, base);
+				u = is_signed ? (unsigned long long)va_arg(ap, ssize_t)
+					      : va_arg(ap, size_t);
+			if (*fmt == 'c') {
+				num[0] = (char)u;
+				put_field(&o, num, 1, field[0], left, 0);
+				continue;
+			}
+			negative = is_signed && (long long)u < 0;
+			/* 0 - u: the magnitude, LLONG_MIN's too */
+			if (negative)
+				u = 0 - u;
+			if (*fmt == 'x')
+				base = 16;
 			break;
-		}
-		case '%':
-			put(&o, '%');
-			continue;
 		default:
-			/* Unknown conversion: show it as written. */
+			/* Unknown conversion, or "%%": show it as written. */
 			if (!*fmt)
 				fmt--;
 			else
 				put(&o, *fmt);
 			continue;
 		}
-		put_field(&o, p, (size_t)(num + sizeof(num) - p), width, left,
-			  zero);
+		p = put_digits(num + sizeof(num), u, base);
+		if (negative)
+			*--p = '-';
+		put_field(&o, p, (size_t)(num + sizeof(num) - p), field[0],
+			  left, zero);
 	}
 	if (o.size)
 		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';

@@ -1,19 +1,7 @@
 /*
- * human.c - the numbers in dd's summary line, digit for digit as GNU
- * prints them.
- *
- * human_readable() follows the algorithm of gnulib's human_readable()
- * with autoscale, round-to-nearest, a space before the unit, SI prefixes
- * and a "B": exact integer arithmetic when multiplier/divisor (or its
- * inverse) is a whole number, keeping a tenths digit and a rounding state
- * for each division by the base; otherwise long double arithmetic, which
- * always scales at least once (hence GNU's "0.0 kB/s" for zero bytes) and
- * keeps one decimal while the integer part has at most two digits (SI)
- * or one (binary).
- *
- * format_double_g() is printf's "%g" without printf: the double is
- * expanded exactly in decimal (a big number in base 10^9), then rounded
- * to six significant digits, ties to even, as glibc does.
+ * human.c - the numbers of dd's summary, digit for digit as GNU prints
+ * them: gnulib's human_readable() (autoscale, round to nearest, SI or
+ * binary prefixes, "B"), and printf's "%g" without printf.
  */
 #include <string.h>
 
@@ -22,36 +10,31 @@
 static const char power_letters[] = "KMGTPEZYRQ";
 enum { MAX_EXPONENT = sizeof(power_letters) - 1 };
 
-/* x >= 0 rounded to an integer, ties to even: what "%.0Lf" prints.
- * x - (uint64_t)x is exact in binary floating point. */
-static uint64_t round_even(long double x)
-{
-	uint64_t u = (uint64_t)x;
-	long double frac = x - (long double)u;
-
-	if (frac > 0.5L || (frac == 0.5L && (u & 1)))
-		u++;
-	return u;
-}
-
 /*
- * x * 10 rounded to an integer, ties to even, from the exact product:
- * the tenths "%.1Lf" prints.  x*8 and x*2 are exact; their sum s is
- * rounded, and err (Knuth's TwoSum) is exactly what the rounding lost.
- * round(s) is the answer unless s lands on a half, where err decides.
+ * s + err rounded to an integer, ties to even, where err is what
+ * computing s lost (below half its last bit): it decides only when s
+ * lands on a half.  s is far below 2^63; s - (int64_t)s is exact.
  */
-static uint64_t round_tenths(long double x)
+static uint64_t round_nearest(long double s, long double err)
 {
-	long double a = x * 8, b = x * 2;
-	long double s = a + b, bv = s - a;
-	long double err = (a - (s - bv)) + (b - bv);
-	uint64_t u = (uint64_t)s;
+	int64_t u = (int64_t)s;
 	long double frac = s - (long double)u;
 
 	if (frac > 0.5L ||
 	    (frac == 0.5L && (err > 0 || (err == 0 && (u & 1)))))
 		u++;
 	return u;
+}
+
+/* x * 10 rounded, ties to even, from the exact product: the tenths
+ * "%.1Lf" prints.  x*8 and x*2 are exact; err (Knuth's TwoSum) is
+ * exactly what rounding their sum lost. */
+static uint64_t round_tenths(long double x)
+{
+	long double a = x * 8, b = x * 2;
+	long double s = a + b, bv = s - a;
+
+	return round_nearest(s, (a - (s - bv)) + (b - bv));
 }
 
 char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
@@ -82,10 +65,11 @@ char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
 	}
 
 	{
-		/* Inexact: scale a long double, as GNU does. */
+		/* Inexact: scale a long double, as GNU does; it always scales
+		 * once ("0.0 kB" for 0), and keeps a decimal while the integer
+		 * part has at most two digits (SI) or one (binary). */
 		long double damt = n * ((long double)multiplier / divisor);
 		long double e = 1;
-		uint64_t t;
 
 		do {
 			e *= base;
@@ -93,16 +77,16 @@ char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
 		} while (e * base <= damt && exponent < MAX_EXPONENT);
 		damt /= e;
 
-		t = round_tenths(damt);                 /* "%.1Lf" */
-		if (t / 10 >= (binary ? 10u : 100u)) {
+		amt = round_tenths(damt);               /* "%.1Lf" */
+		if (amt / 10 >= (binary ? 10u : 100u)) {
 			/* Too wide with a decimal: "%.0Lf" instead. */
-			p = put_digits(p, round_even(damt * 10 / 10), 10);
+			amt = round_nearest(damt * 10 / 10, 0);
 		} else {
-			*--p = (char)('0' + t % 10);
+			*--p = (char)('0' + amt % 10);
 			*--p = '.';
-			p = put_digits(p, t / 10, 10);
+			amt /= 10;
 		}
-		goto suffix;
+		goto digits;
 	}
 
 exact:
@@ -144,9 +128,8 @@ exact:
 			amt = 1;
 		}
 	}
+digits:
 	p = put_digits(p, amt, 10);
-
-suffix:
 	memcpy(buf, p, (size_t)(end - p));
 	p = buf + (end - p);
 	*p++ = ' ';
@@ -165,17 +148,19 @@ suffix:
 
 enum {
 	G_PRECISION = 6,
-	/* 2^53 * 5^1074, the longest exact expansion, has 767 digits. */
-	LIMBS = 87,
+	LIMB_BASE = 1000000000,
+	LIMBS = 86,     /* 767 digits */
 };
 
 char *format_double_g(char *buf, double value)
 {
-	uint32_t big[LIMBS];            /* base 10^9, least significant first */
-	char digits[LIMBS * 9 + 1];
-	int nlimbs, ndigits, exp10, x, i, last;
-	uint64_t bits, m;
-	int e2;
+	/* The exact value in base 10^9, then its decimal digits, least
+	 * significant first (2^53 * 5^1074 has 767); zeros past the last,
+	 * for the "0.000" of small values. */
+	uint32_t limb[LIMBS];
+	unsigned char digit[LIMBS * 9 + 8] = { 0 };
+	uint64_t bits, m, carry;
+	int e2, exp10, nlimbs = 0, n, low = 0, i, x, point, pos, bottom;
 	char *p = buf;
 
 	memcpy(&bits, &value, sizeof(bits));
@@ -186,125 +171,76 @@ char *format_double_g(char *buf, double value)
 		memcpy(buf, m ? "nan" : "inf", 4);
 		return buf;
 	}
-	if (value == 0) {
-		memcpy(buf, "0", 2);
-		return buf;
-	}
 	if (e2)
 		m |= UINT64_C(1) << 52;
 	else
 		e2 = 1;
 	e2 -= 1075;                     /* value = m * 2^e2 */
-	while (!(m & 1) && e2 < 0) {
+	while (!(m & 1) && e2 < 0) {    /* (a zero ends with e2 = 0) */
 		m >>= 1;
 		e2++;
 	}
-
-	/* The exact value as an integer times 10^exp10:
-	 * m * 2^e2, or (m * 5^-e2) * 10^e2. */
-	big[0] = (uint32_t)(m % 1000000000);
-	big[1] = (uint32_t)(m / 1000000000 % 1000000000);
-	big[2] = (uint32_t)(m / 1000000000 / 1000000000);
-	nlimbs = 3;
+	/* m * 2^e2, or (m * 5^-e2) * 10^e2: an integer times 10^exp10. */
 	exp10 = e2 < 0 ? e2 : 0;
-	while (e2 != 0) {
-		uint32_t mul;
-		uint64_t carry = 0;
+	for (carry = m;;) {
+		/* Up to 2^29 or 5^13 at a time: limb * mul + carry fits. */
+		uint64_t mul = 1;
 
-		if (e2 > 0) {
-			int s = e2 > 29 ? 29 : e2;
-			mul = UINT32_C(1) << s;
-			e2 -= s;
-		} else {
-			int s = -e2 > 13 ? 13 : -e2;
-			for (mul = 1; s; s--, e2++)
-				mul *= 5;
-		}
+		for (; carry; carry /= LIMB_BASE)
+			limb[nlimbs++] = (uint32_t)(carry % LIMB_BASE);
+		if (!e2)
+			break;
+		for (; e2 > 0 && mul < UINT32_C(1) << 29; e2--)
+			mul *= 2;
+		for (; e2 < 0 && mul < UINT32_C(1) << 29; e2++)
+			mul *= 5;
 		for (i = 0; i < nlimbs; i++) {
-			uint64_t t = (uint64_t)big[i] * mul + carry;
-			big[i] = (uint32_t)(t % 1000000000);
-			carry = t / 1000000000;
+			carry += limb[i] * mul;
+			limb[i] = (uint32_t)(carry % LIMB_BASE);
+			carry /= LIMB_BASE;
 		}
-		for (; carry; carry /= 1000000000)
-			big[nlimbs++] = (uint32_t)(carry % 1000000000);
 	}
-	while (nlimbs > 1 && !big[nlimbs - 1])
-		nlimbs--;
-
-	/* Decimal digits, most significant first, no leading zeros. */
-	ndigits = 0;
-	for (i = nlimbs - 1; i >= 0; i--) {
-		char limb[9];
-		int k;
-		uint32_t v = big[i];
-
-		for (k = 8; k >= 0; k--, v /= 10)
-			limb[k] = (char)('0' + v % 10);
-		for (k = 0; k < 9; k++)
-			if (ndigits || limb[k] != '0')
-				digits[ndigits++] = limb[k];
+	for (i = 0; i < nlimbs * 9; i++) {
+		digit[i] = (unsigned char)(limb[i / 9] % 10);
+		limb[i / 9] /= 10;
 	}
-	x = ndigits - 1 + exp10;        /* decimal exponent of digits[0] */
+	for (n = i + 1; n > 1 && !digit[n - 1]; n--)
+		;
 
 	/* Round to G_PRECISION significant digits, ties to even. */
-	if (ndigits > G_PRECISION) {
-		int up = digits[G_PRECISION] > '5';
+	if (n > G_PRECISION) {
+		int cut = n - G_PRECISION;      /* the lowest digit kept */
+		int up;
 
-		if (digits[G_PRECISION] == '5') {
-			up = (digits[G_PRECISION - 1] - '0') & 1;
-			for (i = G_PRECISION + 1; i < ndigits; i++)
-				if (digits[i] != '0')
-					up = 1;
+		while (low < cut - 1 && !digit[low])
+			low++;
+		up = digit[cut - 1] * 2 + (low < cut - 1) + (digit[cut] & 1) > 10;
+		for (low = cut; up; low++) {
+			up = ++digit[low] == 10;
+			if (up)
+				digit[low] = 0;
 		}
-		ndigits = G_PRECISION;
-		for (i = G_PRECISION - 1; up && i >= 0; i--) {
-			if (digits[i] == '9') {
-				digits[i] = '0';
-			} else {
-				digits[i]++;
-				up = 0;
-			}
-		}
-		if (up) {
-			digits[0] = '1';
-			x++;
-		}
+		if (low > n)
+			n = low;                /* 999999.5 -> 1000000 */
+		low = cut;
 	}
-	/* Trailing zeros are dropped by %g anyway. */
-	while (ndigits > 1 && digits[ndigits - 1] == '0')
-		ndigits--;
-	last = ndigits - 1;
+	/* Trailing zeros are dropped by %g. */
+	while (low < n - 1 && !digit[low])
+		low++;
 
-	if (x < -4 || x >= G_PRECISION) {
-		*p++ = digits[0];
-		if (last > 0) {
+	/* Digit i stands for 10^(i + exp10); the point follows the digit
+	 * of 10^point. */
+	x = n - 1 + exp10;
+	point = x < -4 || x >= G_PRECISION ? x : 0;
+	bottom = low + exp10 < point ? low + exp10 : point;
+	for (pos = x > point ? x : point; pos >= bottom; pos--) {
+		*p++ = (char)('0' + digit[pos - exp10]);
+		if (pos == point && pos > bottom)
 			*p++ = '.';
-			memcpy(p, digits + 1, (size_t)last);
-			p += last;
-		}
-		*p++ = 'e';
-		*p++ = x < 0 ? '-' : '+';
-		if (x < 0)
-			x = -x;
-		if (x < 10)
-			*p++ = '0';
-		p += bb_format(p, 8, "%d", x);
-	} else if (x < 0) {
-		*p++ = '0';
-		*p++ = '.';
-		for (i = x + 1; i < 0; i++)
-			*p++ = '0';
-		memcpy(p, digits, (size_t)ndigits);
-		p += ndigits;
-	} else {
-		for (i = 0; i <= x; i++)
-			*p++ = i < ndigits ? digits[i] : '0';
-		if (last > x) {
-			*p++ = '.';
-			memcpy(p, digits + x + 1, (size_t)(last - x));
-			p += last - x;
-		}
 	}
+	if (point)
+		p += bb_format(p, 8, "e%c%02d", x < 0 ? '-' : '+',
+			       x < 0 ? -x : x);
 	*p = '\0';
 	return buf;
 }

@@ -1,73 +1,55 @@
 /*
- * dd.c - copy a file, converting and formatting according to the
- * operands; GNU coreutils dd's behaviour, with buffers that cost only
- * the bytes they carry and the kernel's zero-copy paths.
- *
- * The outline below is the whole program; each step lives in the file
- * named in dd.h.
+ * dd.c - the outline of dd: parse, open, plan, position, pick the mover,
+ * finish.  Each step lives in the file dd.h names.
  */
 //config:config DD
 //config:	bool "dd"
 //config:	default y
 //config:	help
-//config:	  Copy a file, converting and formatting according to the
-//config:	  operands, as GNU coreutils dd does.
+//config:	  Copy and convert a file, as GNU coreutils dd does.
 //config:
 //config:config FEATURE_DD_NOCACHE
 //config:	bool "iflag=nocache and oflag=nocache"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  Keep the page cache clean: drop what dd read or wrote, in
-//config:	  windows, during the copy and at the end.
+//config:	  Drop what dd read or wrote from the page cache as it goes.
 //config:
 //config:config FEATURE_DD_CONV
 //config:	bool "Conversions (ascii, ebcdic, ibm, block, unblock, lcase, ucase, sparse)"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  Character tables, block/unblock with cbs=, and sparse output.
-//config:	  swab, sync, noerror, notrunc, excl, nocreat, fsync and
-//config:	  fdatasync are always available.
+//config:	  Without this, only the other conv= symbols are there.
 //config:
 //config:config FEATURE_DD_PROGRESS
 //config:	bool "status=progress"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  status=progress: rewrite one line on standard error about
-//config:	  once a second with the bytes copied so far, the time and
-//config:	  the rate.  Without this, status=progress is refused.
+//config:	  Without this, status=progress is refused.
 //config:
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  On SIGUSR1, print the records and bytes copied so far and go
-//config:	  on copying, as GNU dd does.  Without this, SIGUSR1 keeps its
-//config:	  default action, which ends dd.
+//config:	  Without this, SIGUSR1 ends dd, as it would any program.
 //config:
 //config:config FEATURE_DD_IOFLAGS
 //config:	bool "Less common iflag/oflag flags"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  direct, directory, dsync, sync, nonblock, noatime, noctty and
-//config:	  nofollow.  append, fullblock, count_bytes, skip_bytes and
-//config:	  seek_bytes are always available.
+//config:	  direct, directory, dsync, sync, nonblock, noatime, noctty, nofollow.
 //config:
 //config:config FEATURE_DD_BMAP
 //config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  dd bmap=img.bmap if=img of=/dev/sdX writes only the ranges
-//config:	  of the image that the block map (bmaptool's format 1.0 to
-//config:	  2.x) lists, at their offsets, checking each range's SHA-1
-//config:	  or SHA-256 checksum as it is read; the input may be a pipe.
-//config:	  Unmapped blocks of the output are left as they are.
-//config:	  Without this, bmap= is refused.
+//config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
+//config:	  checked, the rest of the output left as it is.
 
 //applet:dd dd_main DD
 
@@ -114,29 +96,26 @@
 /* Is word a non-empty prefix of option, as getopt_long allows? */
 static bool abbreviates(const char *word, const char *option)
 {
-	size_t len = strlen(word);
-
-	return len && strncmp(word, option, len) == 0;
+	if (!*word)
+		return false;
+	while (*word && *word == *option) {
+		word++;
+		option++;
+	}
+	return !*word;
 }
 
-/*
- * dd has no options but --help and --version, which GNU's getopt finds
- * anywhere before "--".  Take them out of argv, leaving the operands.
- */
+/* dd's only options, --help and --version, are found anywhere before
+ * "--", as GNU's getopt does: take them out, leaving the operands. */
 static void take_options(char **argv)
 {
 	char **out = argv;
-	bool options_done = false;
 
-	for (; *argv; argv++) {
+	for (; *argv && strcmp(*argv, "--") != 0; argv++) {
 		const char *arg = *argv;
 
-		if (options_done || arg[0] != '-' || !arg[1]) {
+		if (arg[0] != '-' || !arg[1]) {
 			*out++ = *argv;
-			continue;
-		}
-		if (strcmp(arg, "--") == 0) {
-			options_done = true;
 		} else if (arg[1] != '-') {
 			bb_error_msg_and_usage("invalid option -- '%c'", arg[1]);
 		} else if (abbreviates(arg + 2, "help")) {
@@ -149,23 +128,21 @@ static void take_options(char **argv)
 			bb_error_msg_and_usage("unrecognized option '%s'", arg);
 		}
 	}
-	*out = NULL;
+	if (*argv)
+		argv++;         /* the "--" */
+	while ((*out++ = *argv++) != NULL)
+		;
 }
 
-/*
- * The one way out of a copy, whatever ended it.  The syncs run even
- * after a write error, and a failing sync is reported, as in GNU; after
- * a failed full output block GNU's quit() then ends dd at once, without
- * a summary.  Only a copy that ended well shows its statistics once more
- * before a sync, which may take long (GNU 9.1).
- */
+/* The one way out of a copy.  As GNU: the syncs run even after a write
+ * error, and a failing one after a failed output block ends dd at once;
+ * a copy that wrote all shows its statistics first. */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
-	bool wrote_all = stop == STOP_DONE || stop == STOP_INPUT_FAILED;
-
 	if (stop != STOP_DONE)
 		note_failure();
-	if (wrote_all && extend_after_final_hole(run) && output_syncs_at_end(run))
+	if ((stop == STOP_DONE || stop == STOP_INPUT_FAILED)
+	    && extend_after_final_hole(run) && output_syncs_at_end(run))
 		catch_up_progress(run);
 	if (!sync_output(run)) {
 		if (stop == STOP_BLOCK_FAILED)
@@ -193,8 +170,7 @@ int dd_main(int argc, char **argv)
 		conv_init(&run.conv, &opt);
 	install_signal_handlers();
 
-	/* Input first, buffers next, output last: a run that fails for want
-	 * of memory or a bad input never touches the output. */
+	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
 		bmap_prepare(&run);
@@ -209,11 +185,9 @@ int dd_main(int argc, char **argv)
 		verify_check_output(&run);
 	tally_set_output_offset(&run, run.out.offset);
 	seek_output(&run);
-	/* GNU starts its clock once the output is open (a fifo's open waits
-	 * for a reader), but before it skips. */
+	/* GNU's clock starts once the output is open (a fifo waits for a
+	 * reader), before it skips; it warns then, too. */
 	report_leave_out(&run, opening_output);
-	/* GNU warns once the output is open: a run that can't open its
-	 * output only says that. */
 	if (run.skip_short && opt.status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
 			     quote_if_needed(run.in.name));
@@ -222,7 +196,7 @@ int dd_main(int argc, char **argv)
 	if (ENABLE_FEATURE_DD_VERIFY)
 		verify_start(&run);
 
-	/* (ENABLE_ first: without zero-copy its code is not linked in.) */
+	/* ENABLE_ first: a mover not configured is not linked in. */
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
 		stop = copy_bmap(&run);
 	else if (ENABLE_FEATURE_DD_ZEROOUT && run.plan.mover == MOVER_ZEROOUT) {
@@ -234,8 +208,7 @@ int dd_main(int argc, char **argv)
 		stop = copy_records(&run, true);
 	finish_copy(&run, stop);
 
-	/* As GNU: a descriptor that fails to close ends dd at once, without
-	 * a summary (standard input or output was closed, say). */
+	/* As GNU: a descriptor that fails to close ends dd, no summary. */
 	if (close(run.in.fd) != 0)
 		bb_perror_msg_and_die("closing input file %s", quote_always(run.in.name));
 	if (close(run.out.fd) != 0)

@@ -1,39 +1,7 @@
 /*
- * dd.h - what the parts of dd share.
- *
- * dd.c reads like an outline; each concern has one file, and calls only
- * go down this list (a file calls the files below it, never above;
- * scripts/layers.sh checks every call against scripts/layers.order):
- *   dd.c        the outline: parse, open, plan, position, pick the
- *               mover, finish
- *   operands.c  argv -> struct dd_options, with every check GNU makes
- *   ends.c      opening the input and output; what each end is
- *   plan.c      every derived limit and the mover, from the operands
- *               and the ends alone (a pure function)
- *   position.c  skip= on the input, seek= on the output
- *   zerocopy.c  the zero-copy mover (FEATURE_ZEROCOPY)
- *   bmap.c      the bmap= mover: only the ranges a block map lists
- *               (FEATURE_DD_BMAP; its parser is bmapfile.c, bmap.h)
- *   zeroout.c   the zeroing mover: zeros and holes into a block device
- *               are zeroed by the device (FEATURE_DD_ZEROOUT)
- *   records.c   the record loop: read, convert, write
- *   batch.c     the record loop's batches: whole records a pipe
- *               already holds, in one read and few writes
- *   conv.c      conversions: character tables, swab, block/unblock
- *   output.c    the output block, the tail of the file and the syncs
- *   recordio.c  the record I/O layer: one record read (fullblock,
- *               O_DIRECT's end, the partial-read warning), one block
- *               written (sparse, O_DIRECT tail); the only writer of the
- *               counts and offsets
- *   verify.c    conv=verify: hashes of what was written, the read-back
- *               from the device, the first block held back
- *   syncwait.c  status=progress through the final sync
- *   buffers.c   mapping and growing the buffers the plan asks for
- *   housekeeping.c  between moves: SIGINT/SIGUSR1 (handlers set
- *               flags); tick(): signals, progress and nocache, once per
- *               loop turn of every mover
- *   cache.c     iflag=/oflag=nocache
- *   report.c    the summary, the status=progress line, the exit status
+ * dd.h - what the parts of dd share.  dd.c is the outline; each concern
+ * has one file (docs/design.md, "The pipeline"), and calls go only down
+ * scripts/layers.order.
  */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
@@ -110,21 +78,17 @@ struct dd_options {
 	uint64_t seek_records, seek_bytes;
 };
 
-/* How the bytes move. */
+/* How the bytes move (plan.c picks). */
 enum dd_mover {
 	MOVER_RECORDS,      /* the record loop: read, convert, write */
-	MOVER_COALESCED,    /* zero-copy in large steps; records follow from
-			     * the byte count (files, block devices,
-			     * /dev/zero: their reads are short only at the
-			     * end) */
+	MOVER_COALESCED,    /* zero-copy in large steps, the records counted
+			     * from the bytes (inputs short only at the end) */
 	MOVER_PER_RECORD,   /* zero-copy, one step per record (a pipe) */
-	MOVER_READ_AHEAD,   /* a file dd opened, into a pipe at obs <=
-			     * PIPE_BUF or a file with conv=sparse: large
-			     * reads, the writes as the record loop's;
-			     * records follow from the byte count */
-	MOVER_ZEROOUT,      /* into a block device, zeros from /dev/zero or
-			     * a file's holes are the device's to write
-			     * (zeroout.c) */
+	MOVER_READ_AHEAD,   /* large reads of a file dd opened, the record
+			     * loop's writes: into a pipe at obs <= PIPE_BUF,
+			     * or conv=sparse */
+	MOVER_ZEROOUT,      /* zeros into a block device, which writes them
+			     * itself (zeroout.c) */
 };
 
 /*
@@ -168,7 +132,7 @@ struct dd_tally {
 	size_t carry_in, carry_out;
 };
 
-/* When a line printed every interval is due (report.c's line_due). */
+/* When a line printed every interval is due (line_due). */
 struct line_pacer {
 	uint64_t interval_ns;
 	uint64_t next_ns;                /* the next line is due */
@@ -177,12 +141,11 @@ struct line_pacer {
 	uint64_t slowest_before_ns;      /* and in the interval before it */
 };
 
-/* The summary line's state; report.c is its only writer. */
+/* The statistics lines' state; report.c is its only writer. */
 struct dd_report_state {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	struct line_pacer progress;      /* status=progress's lines */
-	int progress_len;                /* status=progress: last line width,
-					  * while it is open (libbb knows) */
+	size_t progress_len;             /* the open progress line's width */
 	bool shown;                      /* a statistics line was printed */
 	uint64_t shown_bytes;            /* the bytes the last one showed */
 };
@@ -231,8 +194,8 @@ struct dd_run {
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
 	uint64_t direct_tail;            /* where that last block began */
-	size_t pending;                  /* a record in ibuf, counted in, that
-					  * the zero-copy mover did not write */
+	size_t pending;                  /* a record in ibuf, counted in, not
+					  * out: zero-copy hands it over */
 
 	struct dd_tally tally;
 	struct dd_report_state report;
@@ -241,17 +204,16 @@ struct dd_run {
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
 };
 
-/* How a copy ended, for dd_main's one way out. */
+/* How a copy ended, for dd_main's one way out; failures are reported
+ * where they happen. */
 enum dd_stop {
 	STOP_NONE,          /* nothing ends the copy: go on */
 	STOP_DONE,          /* end of input or count= reached */
-	STOP_INPUT_FAILED,  /* the input failed (reported): a read error, or
-			     * an image that does not match its bmap; the
+	STOP_INPUT_FAILED,  /* a read error, or an image unlike its bmap: the
 			     * last block and the syncs, then exit 1 */
-	STOP_WRITE_FAILED,  /* a write failed (reported): sync, then stop */
-	STOP_BLOCK_FAILED,  /* a full output block failed (reported): as
-			     * above, but a failing sync ends dd at once
-			     * without a summary, as GNU's quit() does */
+	STOP_WRITE_FAILED,  /* a write failed: sync, then stop */
+	STOP_BLOCK_FAILED,  /* a full output block failed: as above, but a
+			     * failing sync ends dd at once, no summary */
 };
 
 /* operands.c */
@@ -436,21 +398,19 @@ void report_start(struct dd_run *run);
 /* The time since `since` does not count in the statistics. */
 void report_leave_out(struct dd_run *run, uint64_t since);
 void print_summary(struct dd_run *run);
-/* Start pacing lines every interval_ns from now. */
+BB_NORETURN void die_with_summary(struct dd_run *run);
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		      uint64_t interval_ns);
 /* Whether a line is due now; if so, the next is counted from now. */
 bool line_due(struct line_pacer *pacer, uint64_t now);
 void maybe_print_progress(struct dd_run *run);
-void catch_up_progress(struct dd_run *run);
-/* status=progress during the final sync, left bytes still to go. */
+/* The same during the final sync, left bytes still to write out. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
-BB_NORETURN void die_with_summary(struct dd_run *run);
-/* dd will exit 1: something failed, and was reported.  report.c is the
- * exit status's one writer. */
+void catch_up_progress(struct dd_run *run);
+/* dd will exit 1: something failed, and was reported. */
 void note_failure(void);
 int dd_exit_status(void);
-/* "NAME: cannot seek", and dd will exit 1: a mover lost its place. */
+/* "NAME: cannot seek", and note_failure(): a mover lost its place. */
 void report_seek_error(const struct io_end *end);
 
 #endif

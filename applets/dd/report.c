@@ -1,13 +1,14 @@
 /*
- * report.c - the summary dd prints at the end, on errors, on SIGUSR1
- * and SIGINT, and the status=progress line.  Each is built in memory and
- * written with one write(2), in GNU's exact format.
+ * report.c - the summary, the status=progress line and the exit status.
+ * Each line is built in memory and written with one write(2), in GNU's
+ * exact format.
  */
 #include <unistd.h>
 
 #include "dd.h"
 
-enum { SUMMARY_SIZE = 512 };
+/* Every field of a line is bounded: LINE_SIZE holds the longest. */
+enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
 
 static int exit_status = EXIT_SUCCESS;
 
@@ -20,51 +21,43 @@ int dd_exit_status(void)
 {
 	return exit_status;
 }
-enum { SECOND_NS = 1000000000 };
-
-/* GNU leaves out the "(1.0 kB, 1.0 KiB)" part while a unit has no
- * prefix, i.e. while the number reads "N B". */
-static bool lacks_prefix(const char *human)
-{
-	size_t len = 0;
-
-	while (human[len])
-		len++;
-	return len >= 2 && human[len - 2] == ' ';
-}
 
 /*
- * "N bytes (X kB, Y KiB) copied, T s, R kB/s".  Progress lines show
- * whole seconds; the final summary shows %g seconds.
+ * "N bytes (X kB, Y KiB) copied, T s, R kB/s", GNU leaving out a size
+ * whose unit has no prefix (under 1000 B, 1024 B).  note NULL: the
+ * summary's form, %g seconds; else the progress line's, whole seconds,
+ * then note.  Notes the bytes shown, for catch_up_progress.
  */
-static size_t format_transfer(char *buf, size_t size, const struct dd_run *run,
-			      uint64_t now, bool progress)
+static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
+			      uint64_t now, const char *note)
 {
 	uint64_t bytes = run->tally.bytes_out;
-	uint64_t elapsed = now > run->report.start_ns ? now - run->report.start_ns : 0;
+	int64_t elapsed = (int64_t)(now - run->report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
-	char seconds[HUMAN_BUF_SIZE];
-	const char *rate_text = "Infinity B";
+	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
+	const char *rate_text = "Infinity B", *secs;
 
+	run->report.shown = true;
+	run->report.shown_bytes = bytes;
+	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
 	human_readable(iec, bytes, 1, 1, 1);
+	if (bytes >= 1024)
+		bb_format(sizes, sizeof(sizes), " (%s, %s)", si, iec);
+	else if (bytes >= 1000)
+		bb_format(sizes, sizeof(sizes), " (%s)", si);
 	if (elapsed)
-		rate_text = human_readable(rate, bytes, 1000000000, elapsed, 0);
-	if (progress)
-		bb_format(seconds, sizeof(seconds), "%llu",
-			  (unsigned long long)((elapsed + 500000000) / 1000000000));
-	else
-		format_double_g(seconds, (double)elapsed / 1e9);
-
-	if (lacks_prefix(si))
-		return bb_format(buf, size, "%llu byte%s copied, %s s, %s/s",
-				 (unsigned long long)bytes, bytes == 1 ? "" : "s",
-				 seconds, rate_text);
-	if (lacks_prefix(iec))
-		return bb_format(buf, size, "%llu bytes (%s) copied, %s s, %s/s",
-				 (unsigned long long)bytes, si, seconds, rate_text);
-	return bb_format(buf, size, "%llu bytes (%s, %s) copied, %s s, %s/s",
-			 (unsigned long long)bytes, si, iec, seconds, rate_text);
+		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, 0);
+	if (note) {
+		seconds[HUMAN_BUF_SIZE - 1] = '\0';
+		secs = put_digits(&seconds[HUMAN_BUF_SIZE - 1],
+				  (elapsed + SECOND_NS / 2) / SECOND_NS, 10);
+	} else {
+		secs = format_double_g(seconds, (double)elapsed / 1e9);
+	}
+	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
+			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
+			 secs, rate_text, note ? note : "");
 }
 
 void report_start(struct dd_run *run)
@@ -75,41 +68,26 @@ void report_start(struct dd_run *run)
 
 void report_leave_out(struct dd_run *run, uint64_t since)
 {
-	uint64_t now = monotonic_ns();
+	uint64_t gap = monotonic_ns() - since;
 
-	if (now > since) {
-		run->report.start_ns += now - since;
-		run->report.progress.next_ns += now - since;
-		run->report.progress.last_turn_ns += now - since;
-	}
+	run->report.start_ns += gap;
+	run->report.progress.next_ns += gap;
+	run->report.progress.last_turn_ns += gap;
 }
 
-/* Which bytes the statistics last showed (catch_up_progress asks). */
-static void note_shown(struct dd_run *run)
+/* Append the statistics line to the len bytes in buf, and write them. */
+static void write_with_statistics(struct dd_run *run, char *buf, size_t len)
 {
-	run->report.shown = true;
-	run->report.shown_bytes = run->tally.bytes_out;
-}
-
-/* Append the summary's statistics line and its newline at buf + len, in
- * a buffer of SUMMARY_SIZE (cut short if it does not fit); returns the
- * new length. */
-static size_t append_statistics(char *buf, size_t len, struct dd_run *run)
-{
-	if (len < SUMMARY_SIZE - 1)
-		len += format_transfer(buf + len, SUMMARY_SIZE - len, run,
-				       monotonic_ns(), false);
-	if (len > SUMMARY_SIZE - 2)
-		len = SUMMARY_SIZE - 2;
+	len += format_transfer(buf + len, LINE_SIZE - len, run, monotonic_ns(),
+			       NULL);
 	buf[len++] = '\n';
-	note_shown(run);
-	return len;
+	bb_write_stderr(buf, len);
 }
 
 void print_summary(struct dd_run *run)
 {
 	const struct dd_tally *st = &run->tally;
-	char buf[SUMMARY_SIZE];
+	char buf[LINE_SIZE];
 	size_t len = 0;
 
 	if (run->opt->status == STATUS_NONE)
@@ -128,38 +106,34 @@ void print_summary(struct dd_run *run)
 				 "%llu truncated record%s\n",
 				 (unsigned long long)st->truncated_records,
 				 st->truncated_records == 1 ? "" : "s");
-	if (len > sizeof(buf) - 1)
-		len = sizeof(buf) - 1;
-	if (run->opt->status != STATUS_NOXFER)
-		len = append_statistics(buf, len, run);
-	bb_write_stderr(buf, len);
+	if (run->opt->status == STATUS_NOXFER)
+		bb_write_stderr(buf, len);
+	else
+		write_with_statistics(run, buf, len);
 }
 
-/* status=progress: about once a second, rewrite one line in place
- * (with a note after it, or NULL). */
+/*
+ * status=progress: rewrite the line in place, blanking out what is left
+ * of a longer one while it is still open.  The first line comes after a
+ * second, as GNU's; the next ones twice a second (docs/design.md).
+ */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
-	char buf[SUMMARY_SIZE];
-	size_t len;
-	int text_len, width;
+	char buf[LINE_SIZE];
+	size_t len, text_len;
+
+	run->report.progress.interval_ns = SECOND_NS / 2;
+	run->report.progress.next_ns = now + SECOND_NS / 2;
 
 	buf[0] = '\r';
-	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, true);
-	if (note && len < sizeof(buf) - 1)
-		len += bb_format(buf + len, sizeof(buf) - len, "%s", note);
-	if (len > sizeof(buf) - 1)
-		len = sizeof(buf) - 1;
-	text_len = (int)len - 1;
-	/* Blank out what is left of a longer previous line, if that line is
-	 * still open (a message or a summary ends it).  Its length is its
-	 * text's, without the blanks (GNU). */
+	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
+	text_len = len - 1;
 	if (!bb_stderr_end_line())
 		run->report.progress_len = 0;
-	for (width = text_len; width < run->report.progress_len
-	     && len < sizeof(buf); width++)
+	while (len <= run->report.progress_len)
 		buf[len++] = ' ';
+	/* GNU counts the text alone as the line's length. */
 	run->report.progress_len = text_len;
-	note_shown(run);
 	bb_write_stderr(buf, len);
 	bb_stderr_leave_line_open();
 }
@@ -185,16 +159,9 @@ void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 	pacer->slowest_ns = pacer->slowest_before_ns = 0;
 }
 
-/*
- * A turn of a loop can block in one call for a good part of an interval
- * (a slow card's dirty throttling, or its read), and a line due during
- * it comes that much late.  So a line comes early when the next turn,
- * if as slow as the slowest of the last two intervals, would end past
- * the interval: no two lines more than an interval apart while turns
- * take less.  Never more than half an interval early, so that a quick
- * turn after a slow one (a read that waited on a pipe, then its end)
- * adds no line.  With quick turns, a line every interval.
- */
+/* A line comes up to half an interval early when the next turn, as slow
+ * as the slowest of the last two intervals, would end past it
+ * (docs/design.md, "Progress lines"). */
 bool line_due(struct line_pacer *pacer, uint64_t now)
 {
 	uint64_t turn = now - pacer->last_turn_ns;
@@ -214,19 +181,12 @@ bool line_due(struct line_pacer *pacer, uint64_t now)
 	return true;
 }
 
-/* The first line after a second, as GNU's; then twice a second, so that
- * a turn that blocks on a slow card never leaves the line still for more
- * than a second (GNU's once a second always does, by a little). */
 void maybe_print_progress(struct dd_run *run)
 {
 	uint64_t now = monotonic_ns();
-	struct line_pacer *pacer = &run->report.progress;
 
-	if (!line_due(pacer, now))
-		return;
-	print_progress(run, now, NULL);
-	pacer->interval_ns = SECOND_NS / 2;
-	pacer->next_ns = now + pacer->interval_ns;
+	if (line_due(&run->report.progress, now))
+		print_progress(run, now, "");
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
@@ -235,8 +195,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	char note[64], human[HUMAN_BUF_SIZE];
 	struct line_pacer *pacer = &run->report.progress;
 
-	/* Twice a second: a sync step that runs late still leaves the
-	 * lines less than a second apart. */
+	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
 	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
 	if (!line_due(pacer, now))
@@ -246,21 +205,15 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	print_progress(run, now, note);
 }
 
-/*
- * Before a final sync: when statistics were shown and bytes were written
- * since, GNU prints them once more in the summary's form (%g seconds, a
- * newline, no carriage return).  A progress line stays open, so the
- * summary still begins with a newline of its own.
- */
+/* Before a final sync, statistics shown since bytes were written are
+ * printed once more in the summary's form, as GNU does; a progress line
+ * stays open (the summary still ends it). */
 void catch_up_progress(struct dd_run *run)
 {
-	char buf[SUMMARY_SIZE];
-	size_t len;
+	char buf[LINE_SIZE];
 
-	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS
-	    || !run->report.shown
-	    || run->report.shown_bytes >= run->tally.bytes_out)
-		return;
-	len = append_statistics(buf, 0, run);
-	bb_write_stderr(buf, len);
+	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
+	    && run->report.shown
+	    && run->report.shown_bytes < run->tally.bytes_out)
+		write_with_statistics(run, buf, 0);
 }
