@@ -1,9 +1,7 @@
 /*
- * position.c - skip= on the input and seek= on the output, with one
- * routine for both, as GNU has: lseek where the file can seek, and
- * otherwise read over the blocks (each read, however short, passes one
- * block).  What seek= could not read over on an output that cannot seek
- * (a tape opened read-write) is written as zero blocks.
+ * position.c - skip= on the input and seek= on the output, one routine
+ * for both as in GNU: lseek where the file can, else read over the
+ * blocks; what seek= could not read over is written as zero blocks.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -25,8 +23,18 @@ static void pass_block(uint64_t *records, uint64_t *bytes)
 		*bytes = 0;
 }
 
-/* One block read over: from the input as a record is read, from the
- * output with a plain read into scratch.  Dies as GNU does on error. */
+BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
+{
+	const struct io_end *end = input ? &run->in : &run->out;
+
+	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
+		      input ? "skip" : "seek");
+	die_with_summary(run);
+}
+
+/* Reads over one block: the input's as a record is read, the output's
+ * (a tape opened read-write) into scratch.  Dies as GNU does on error,
+ * the output's with the lseek's errno. */
 static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
@@ -49,27 +57,17 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	n = safe_read(run->out.fd, scratch->data, size);
 	if (n < 0) {
 		errno = lseek_errno;
-		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
-		die_with_summary(run);
+		die_cannot_pass(run, false);
 	}
 	tally_output_moved(run, (uint64_t)n);
 	return n;
 }
 
-BB_NORETURN static void die_cannot_pass(struct dd_run *run,
-					const struct io_end *end, bool input)
-{
-	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
-		      input ? "skip" : "seek");
-	die_with_summary(run);
-}
-
 /*
- * Pass over records × block + bytes of one end (the input for skip=,
- * the output for seek=).  Returns the records not passed because the
- * file ended first; *bytes is left nonzero if they were not passed.
- * A file that can seek but not that far (a block device past its end)
- * is an error, as in GNU.
+ * Passes records × block + bytes of the input (skip=) or the output
+ * (seek=).  Returns the records not passed because the file ended
+ * first; *bytes stays nonzero if they were not passed.  A file that can
+ * seek, but not that far, is an error, as in GNU.
  */
 static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 			  uint64_t *bytes)
@@ -77,42 +75,40 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	const struct io_end *end = input ? &run->in : &run->out;
 	uint64_t block = input ? run->opt->ibs : run->opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
-	bool overflow = input ? run->plan.skip_overflow : run->plan.seek_too_large;
 	struct lazy_buffer scratch = { NULL, 0 };
-	uint64_t offset = input ? run->tally.in_offset : run->tally.out_offset;
 	int err;
 
+	/* seek= too large died in open_output. */
 	errno = 0;
-	if (!overflow && wanted <= INT64_MAX
+	if (!(input && run->plan.skip_overflow) && wanted <= INT64_MAX
 	    && lseek(end->fd, (off_t)wanted, SEEK_CUR) >= 0) {
+		uint64_t left = end->size - run->tally.in_offset;
+
 		*bytes = 0;
-		/* GNU fstats an input it skipped with lseek, to find its
-		 * end, and gives up when that fails; here the output is not
-		 * even opened yet. */
-		if (input && end->stat_errno)
+		if (!input) {
+			tally_output_moved(run, wanted);
+			return 0;
+		}
+		/* GNU fstats an input it skipped with lseek, to find its end. */
+		if (end->stat_errno)
 			bb_errno_msg_and_die(end->stat_errno, "cannot fstat %s",
 					     quote_always(end->name));
-		/* An input ends where it ends: past it, stop there and say
-		 * so (skip_input). */
-		if (input && end->size_known && offset <= end->size
-		    && end->size - offset < wanted) {
-			records = (wanted - (end->size - offset)) / block;
-			wanted = end->size - offset;
+		/* Past an input's end: stop there (skip_input says so). */
+		records = 0;
+		if (end->size_known && run->tally.in_offset <= end->size
+		    && left < wanted) {
+			records = (wanted - left) / block;
+			wanted = left;
 			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
-				die_cannot_pass(run, end, input);
-		} else {
-			records = 0;
+				die_cannot_pass(run, input);
 		}
-		if (input)
-			tally_input_moved(run, wanted);
-		else
-			tally_output_moved(run, wanted);
+		tally_input_moved(run, wanted);
 		return records;
 	}
 	err = errno;
 	if (lseek(end->fd, 0, SEEK_END) >= 0) {
 		errno = err ? err : EOVERFLOW;
-		die_cannot_pass(run, end, input);
+		die_cannot_pass(run, input);
 	}
 	for (;;) {
 		size_t size = next_block(records, *bytes, block);
