@@ -8,21 +8,6 @@
 
 #include "dd.h"
 
-/* The size of the next block of records × block + bytes, 0 when none
- * is left; pass_block() then takes it off. */
-static size_t next_block(uint64_t records, uint64_t bytes, uint64_t block)
-{
-	return records ? (size_t)block : (size_t)bytes;
-}
-
-static void pass_block(uint64_t *records, uint64_t *bytes)
-{
-	if (*records)
-		(*records)--;
-	else
-		*bytes = 0;
-}
-
 BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
 {
 	const struct io_end *end = input ? &run->in : &run->out;
@@ -63,28 +48,40 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
-/*
- * Passes records × block + bytes of the input (skip=) or the output
- * (seek=).  Returns the records not passed because the file ended
- * first; *bytes stays nonzero if they were not passed.  A file that can
- * seek, but not that far, is an error, as in GNU.
- */
+/* Writes a zero block past the output's end: a fresh mapping reads
+ * as zeros. */
+static void write_zeros(struct dd_run *run, struct lazy_buffer *zeros,
+			size_t size)
+{
+	if (!zeros->data && lazy_buffer_alloc(zeros, run->opt->obs) != 0)
+		die_memory_exhausted("output", run->opt->obs);
+	if (write_output(run, zeros->data, size) != size) {
+		report_write_error(run, true);
+		die_with_summary(run);
+	}
+	tally_output_moved(run, size);
+}
+
+/* Passes records × block + bytes of the input (skip=) or the output
+ * (seek=); returns the input's records not passed because it ended
+ * first.  A file that can seek, but not that far, is an error (GNU). */
 static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
-			  uint64_t *bytes)
+			  uint64_t bytes)
 {
 	const struct io_end *end = input ? &run->in : &run->out;
 	uint64_t block = input ? run->opt->ibs : run->opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
-	struct lazy_buffer scratch = { NULL, 0 };
+	struct lazy_buffer scratch = { NULL, 0 }, zeros = { NULL, 0 };
 	int err;
 
+	if (!records && !bytes)
+		return 0;
 	/* seek= too large died in open_output. */
 	errno = 0;
 	if (!(input && run->plan.skip_overflow) && wanted <= INT64_MAX
 	    && lseek(end->fd, (off_t)wanted, SEEK_CUR) >= 0) {
 		uint64_t left = end->size - run->tally.in_offset;
 
-		*bytes = 0;
 		if (!input) {
 			tally_output_moved(run, wanted);
 			return 0;
@@ -110,26 +107,32 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 		errno = err ? err : EOVERFLOW;
 		die_cannot_pass(run, input);
 	}
-	for (;;) {
-		size_t size = next_block(records, *bytes, block);
+	/* Each read, however short, passes one block. */
+	while (records || bytes) {
+		size_t size = records ? (size_t)block : (size_t)bytes;
 
-		if (!size || read_over(run, input, size, &scratch, err) == 0)
-			break;
-		pass_block(&records, bytes);
+		if (zeros.data || read_over(run, input, size, &scratch, err) == 0) {
+			if (input)
+				break;
+			lazy_buffer_free(&scratch);
+			write_zeros(run, &zeros, size);
+		}
+		if (records)
+			records--;
+		else
+			bytes = 0;
 	}
 	lazy_buffer_free(&scratch);
+	lazy_buffer_free(&zeros);
 	return records;
 }
 
 void skip_input(struct dd_run *run)
 {
-	const struct dd_options *opt = run->opt;
-	uint64_t bytes = opt->skip_bytes, before = run->tally.in_offset;
-	uint64_t records;
+	uint64_t before = run->tally.in_offset;
+	uint64_t records = pass_over(run, true, run->opt->skip_records,
+				     run->opt->skip_bytes);
 
-	if (!opt->skip_records && !bytes)
-		return;
-	records = pass_over(run, true, opt->skip_records, &bytes);
 	/* dd_main says so once the output is open. */
 	run->skip_short = records
 		|| (!run->plan.skip_overflow
@@ -138,29 +141,5 @@ void skip_input(struct dd_run *run)
 
 void seek_output(struct dd_run *run)
 {
-	const struct dd_options *opt = run->opt;
-	uint64_t bytes = opt->seek_bytes, records;
-	struct lazy_buffer zeros = { NULL, 0 };
-
-	if (!opt->seek_records && !bytes)
-		return;
-	records = pass_over(run, false, opt->seek_records, &bytes);
-	if (!records && !bytes)
-		return;
-	/* A fresh mapping reads as zeros: the blocks to write. */
-	if (lazy_buffer_alloc(&zeros, opt->obs) != 0)
-		die_memory_exhausted("output", opt->obs);
-	for (;;) {
-		size_t size = next_block(records, bytes, opt->obs);
-
-		if (!size)
-			break;
-		if (write_output(run, zeros.data, size) != size) {
-			report_write_error(run, true);
-			die_with_summary(run);
-		}
-		tally_output_moved(run, size);
-		pass_block(&records, &bytes);
-	}
-	lazy_buffer_free(&zeros);
+	pass_over(run, false, run->opt->seek_records, run->opt->seek_bytes);
 }
