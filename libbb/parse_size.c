@@ -126,7 +126,7 @@ enum parse_size_result parse_size(const char *str,
 			s++;
 
 		if (*s && *s != 'x') {
-			if (!ovf && value <= INT64_MAX)
+			if (value <= INT64_MAX)     /* so never after ovf */
 				return PARSE_SIZE_INVALID;
 			ovf = 1;        /* GNU 9.11 quirk, see above */
 		}
