@@ -104,7 +104,8 @@ static bool is_plain(const struct dd_options *opt, bool sparse_ok)
  * keeps a record whose read fails part-way from being written, here
  * and in the coalesced mover. */
 static bool read_ahead_pays(const struct dd_options *opt,
-			    const struct io_end *in, const struct io_end *out)
+			    const struct io_end *in, const struct io_end *out,
+			    bool plain)
 {
 	if (!in->size_known || !opt->input_path
 	    || (opt->input_flags & FLAG_FULLBLOCK))
@@ -112,7 +113,7 @@ static bool read_ahead_pays(const struct dd_options *opt,
 	if (opt->conv & CONV_SPARSE)
 		return ENABLE_FEATURE_DD_CONV && S_ISREG(out->st.st_mode)
 			&& is_plain(opt, true);
-	return io_end_is_pipe(out) && opt->obs <= PIPE_BUF && is_plain(opt, false);
+	return plain && io_end_is_pipe(out) && opt->obs <= PIPE_BUF;
 }
 
 /* Pipe -> file through dd's pipe pays only for records above 64 KiB
@@ -131,6 +132,7 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 {
 	/* Empty, or procfs claiming a size: let read decide. */
 	bool empty = in->size_known && input_start(plan, in) >= in->size;
+	bool plain;
 
 	plan->mover = MOVER_RECORDS;
 	plan->path = COPY_READ_WRITE;
@@ -142,11 +144,12 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 	/* conv=verify hashes the bytes on their way through. */
 	if (!fast_paths_allowed(in, out) || (opt->conv & CONV_VERIFY) || empty)
 		return;
-	if (read_ahead_pays(opt, in, out)) {
+	plain = is_plain(opt, false);
+	if (read_ahead_pays(opt, in, out, plain)) {
 		plan->mover = MOVER_READ_AHEAD;
 		return;
 	}
-	if (!is_plain(opt, false))
+	if (!plain)
 		return;
 	plan->path = copy_choose_path(in, out);
 	if (plan->path == COPY_READ_WRITE)
