@@ -34,7 +34,7 @@ _Static_assert(((unsigned)(O_APPEND | O_DIRECT | O_DIRECTORY | O_DSYNC | O_SYNC
  * switches that are off are compiled in. */
 static void check_switch(const char *noun, const char *name, unsigned needs)
 {
-	const char *off = NULL;
+	const char *off;
 
 	if (!ENABLE_FEATURE_DD_CONV && needs == NEEDS_CONV)
 		off = "FEATURE_DD_CONV";
@@ -48,9 +48,10 @@ static void check_switch(const char *noun, const char *name, unsigned needs)
 		off = "FEATURE_DD_PROGRESS";
 	else if (!ENABLE_FEATURE_DD_BMAP && needs == NEEDS_BMAP)
 		off = "FEATURE_DD_BMAP";
-	if (off)
-		bb_error_msg_and_die("%s '%s' is not supported in this build"
-				     " (%s is off)", noun, name, off);
+	else
+		return;
+	bb_error_msg_and_die("%s '%s' is not supported in this build (%s is off)",
+			     noun, name, off);
 }
 
 static const struct symbol conv_symbols[] = {
