@@ -120,8 +120,8 @@ static void parse_symbols(char *list, const struct symbol *table,
 			  unsigned *value, int *open_flags)
 {
 	for (;;) {
-		char *comma = strchr(list, ',');
-		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+		char *end = strchrnul(list, ',');
+		size_t len = (size_t)(end - list);
 		const struct symbol *sym = table;
 
 		while (sym->name[0] && !word_is(list, len, sym->name))
@@ -137,9 +137,9 @@ static void parse_symbols(char *list, const struct symbol *table,
 			*value = sym->value;
 		else
 			*value |= sym->value;
-		if (!comma)
+		if (!*end)
 			break;
-		list = comma + 1;
+		list = end + 1;
 	}
 }
 
