@@ -75,8 +75,8 @@ enum parse_size_result parse_size(const char *str,
 	for (;;) {
 		const char *factor = p, *s = p;
 		const struct size_suffix *suf;
-		uint64_t value = 0, mul = 1;
-		int ovf = 0, mul_ovf = 0;
+		uint64_t value = 1;
+		int ovf = 0;
 
 		while (bb_is_space(*s))
 			s++;
@@ -85,24 +85,21 @@ enum parse_size_result parse_size(const char *str,
 		if (*s == '+')
 			s++;
 		if (is_digit(*s)) {
-			for (; is_digit(*s); s++) {
+			for (value = 0; is_digit(*s); s++) {
 				if (__builtin_mul_overflow(value, 10, &value))
 					ovf = 1;
 				if (__builtin_add_overflow(value,
 						(unsigned)(*s - '0'), &value))
 					ovf = 1;
 			}
-			if (ovf)
-				value = UINT64_MAX;     /* as strtoumax */
 		} else {
-			/* No digits: a suffix letter alone means 1 of it. */
 			s = factor;
-			if (!*s || !find_suffix(suffixes, *s))
-				return PARSE_SIZE_INVALID;
-			value = 1;
 		}
-
-		suf = *s ? find_suffix(suffixes, *s) : NULL;
+		/* No digits (s is still at the factor): a suffix letter alone
+		 * means 1 of it.  The table's end never matches a '\0'. */
+		suf = find_suffix(suffixes, *s);
+		if (!suf && s == factor)
+			return PARSE_SIZE_INVALID;
 		if (suf) {
 			s++;
 			if (suf->power) {
@@ -114,33 +111,28 @@ enum parse_size_result parse_size(const char *str,
 					s++;
 				}
 				for (i = 0; i < suf->power; i++)
-					mul_ovf |= __builtin_mul_overflow(mul, base,
-									  &mul);
+					ovf |= __builtin_mul_overflow(value, base,
+								      &value);
 			} else {
-				mul = suf->multiplier;
+				ovf |= __builtin_mul_overflow(value,
+						suf->multiplier, &value);
 			}
 		}
-		/* Scale as GNU does: zero stays zero, an overflow saturates
-		 * (so that the garbage rule below sees it). */
-		if (value != 0 && (mul_ovf ||
-				   __builtin_mul_overflow(value, mul, &value))) {
-			ovf = 1;
+		/* Zero stays zero; an overflow saturates, as strtoumax and GNU's
+		 * scaling do (so that the garbage rule below sees it). */
+		if (ovf)
 			value = UINT64_MAX;
-		}
 		if (*s == 'B' && s[-1] != 'B')
 			s++;
 
 		if (*s && *s != 'x') {
-			if (!ovf && value <= INT64_MAX)
+			if (value <= INT64_MAX)     /* so never after ovf */
 				return PARSE_SIZE_INVALID;
 			ovf = 1;        /* GNU 9.11 quirk, see above */
 		}
-		if (ovf)
-			overflow = 1;
-		else if (value == 0)
+		if (value == 0)
 			zero = 1;
-		else if (!overflow &&
-			 __builtin_mul_overflow(product, value, &product))
+		else if (ovf || __builtin_mul_overflow(product, value, &product))
 			overflow = 1;
 		if (*s != 'x')
 			break;

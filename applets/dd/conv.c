@@ -1,38 +1,15 @@
 /*
- * conv.c - the conversions that change bytes or record shape:
- * ascii/ebcdic/ibm/lcase/ucase (one composed table), swab, block, unblock.
- *
- * Each record read goes through the same pipeline, in GNU's order:
- *
- *     (sync padding, done by records.c)
- *     -> translate through the table -> swab -> block | unblock | as is
- *     -> stage_output()
- *
- * Everything but swab is compiled out without FEATURE_DD_CONV.
+ * conv.c - the conversions that change bytes or record shape, in GNU's
+ * order: (sync padding, records.c) -> one composed translation table
+ * (ascii/ebcdic/ibm/lcase/ucase) -> swab -> block | unblock | as is ->
+ * stage_output().  All but swab is compiled out without FEATURE_DD_CONV.
  */
 #include <string.h>
 
 #include "dd.h"
 
-/*
- * The translation steps, in the order GNU composes them.  conv_init()
- * applies them in this order to build one 256-byte table, so each input
- * byte costs a single lookup however many conversions are asked for.
- */
-enum translate_step {
-	STEP_FROM_EBCDIC,   /* conv=ascii: EBCDIC -> ASCII */
-	STEP_CASE,          /* conv=lcase or conv=ucase, C locale */
-	STEP_TO_EBCDIC,     /* conv=ebcdic or conv=ibm: ASCII -> EBCDIC */
-	STEP_COUNT
-};
-_Static_assert(STEP_FROM_EBCDIC == 0, "conv=ascii inverts into the identity");
-
-/*
- * ASCII -> EBCDIC as POSIX defines it for conv=ebcdic.  It is a
- * permutation; conv=ascii uses its inverse, built at setup, and conv=ibm
- * differs from it in only five places (ibm_changes), so one table serves
- * all three.
- */
+/* ASCII -> EBCDIC as POSIX defines it for conv=ebcdic: a permutation,
+ * whose inverse is conv=ascii; conv=ibm differs in five places. */
 static const unsigned char ascii_to_ebcdic[256] = {
 	/* 0x00 */ 0x00, 0x01, 0x02, 0x03, 0x37, 0x2d, 0x2e, 0x2f,
 	/* 0x08 */ 0x16, 0x05, 0x25, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -78,81 +55,50 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xe5, 0xbd },
 };
 
-static unsigned char change_case(unsigned char c, bool upper)
+/* lcase/ucase in the C locale. */
+static unsigned char change_case(unsigned char c, unsigned conv)
 {
-	if (upper ? (c >= 'a' && c <= 'z') : (c >= 'A' && c <= 'Z'))
+	if ((conv & CONV_UCASE) ? (c >= 'a' && c <= 'z')
+	    : (conv & CONV_LCASE) && c >= 'A' && c <= 'Z')
 		return c ^ 0x20;
 	return c;
-}
-
-static void apply_step(struct dd_conv_state *cv, enum translate_step step,
-		       unsigned conv)
-{
-	unsigned char *t = cv->table;
-
-	switch (step) {
-	case STEP_FROM_EBCDIC:
-		/* First step: t is still the identity, so writing the
-		 * inverse into it composes correctly. */
-		if (conv & CONV_ASCII)
-			for (unsigned c = 0; c < 256; c++)
-				t[ascii_to_ebcdic[c]] = (unsigned char)c;
-		break;
-	case STEP_CASE:
-		if (conv & (CONV_LCASE | CONV_UCASE))
-			for (unsigned c = 0; c < 256; c++)
-				t[c] = change_case(t[c], conv & CONV_UCASE);
-		break;
-	case STEP_TO_EBCDIC:
-		if (conv & (CONV_EBCDIC | CONV_IBM))
-			for (unsigned c = 0; c < 256; c++)
-				t[c] = ascii_to_ebcdic[t[c]];
-		/* Patching by index is right because no earlier step moved
-		 * these bytes: ascii cannot be combined with ibm, and the five
-		 * are not letters, so lcase/ucase leave them alone. */
-		if (conv & CONV_IBM)
-			for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
-				t[ibm_changes[i][0]] = ibm_changes[i][1];
-		break;
-	case STEP_COUNT:
-		break;
-	}
-}
-
-static void build_table(struct dd_conv_state *cv, unsigned conv)
-{
-	for (unsigned c = 0; c < 256; c++)
-		cv->table[c] = (unsigned char)c;
-	for (enum translate_step s = 0; s < STEP_COUNT; s++)
-		apply_step(cv, s, conv);
-	cv->translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
-			       CONV_LCASE | CONV_UCASE);
 }
 
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 {
 	unsigned conv = opt->conv;
+	bool to_ebcdic = conv & (CONV_EBCDIC | CONV_IBM);
 
 	if (!ENABLE_FEATURE_DD_CONV)
 		return;
-	build_table(cv, conv);
+	/* GNU's steps composed into one table, so that each byte costs one
+	 * lookup: from EBCDIC, case, to EBCDIC. */
+	for (unsigned c = 0; c < 256; c++)
+		cv->table[conv & CONV_ASCII ? ascii_to_ebcdic[c] : c] =
+			(unsigned char)c;
+	for (unsigned c = 0; c < 256; c++) {
+		unsigned char b = change_case(cv->table[c], conv);
 
-	/* block/unblock need cbs= (operands.c also drops them without). */
-	cv->cbs = opt->cbs;
-	if (cv->cbs && (conv & CONV_BLOCK))
-		cv->shape = SHAPE_BLOCK;
-	else if (cv->cbs && (conv & CONV_UNBLOCK))
-		cv->shape = SHAPE_UNBLOCK;
-
-	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
-	cv->space = ' ';
-	cv->newline = '\n';
-	if (conv & (CONV_EBCDIC | CONV_IBM)) {
-		cv->space = ascii_to_ebcdic[' '];
-		cv->newline = ascii_to_ebcdic['\n'];
+		cv->table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
 	}
-	if (cv->shape != SHAPE_AS_IS)
-		memset(cv->spaces, cv->space, sizeof(cv->spaces));
+	/* By index: no earlier step moved these bytes (ascii excludes ibm,
+	 * and they are not letters). */
+	if (conv & CONV_IBM)
+		for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
+			cv->table[ibm_changes[i][0]] = ibm_changes[i][1];
+	cv->translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
+			       CONV_LCASE | CONV_UCASE);
+
+	/* operands.c drops block/unblock without cbs=. */
+	cv->cbs = opt->cbs;
+	if (conv & CONV_BLOCK)
+		cv->shape = SHAPE_BLOCK;
+	else if (conv & CONV_UNBLOCK)
+		cv->shape = SHAPE_UNBLOCK;
+	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
+	cv->space = to_ebcdic ? ascii_to_ebcdic[' '] : ' ';
+	cv->newline = to_ebcdic ? ascii_to_ebcdic['\n'] : '\n';
+	memset(cv->spaces, cv->space, sizeof(cv->spaces));
 }
 
 static void output_spaces(struct dd_run *run, uint64_t n)
@@ -289,14 +235,14 @@ enum dd_stop conv_finish(struct dd_run *run)
 		cv->swab_held = false;
 		shape_bytes(run, &cv->swab_byte, 1);
 	}
-	if (!ENABLE_FEATURE_DD_CONV)
-		return staging_outcome();
-	/* A last line without a newline is still padded to cbs. */
-	if (cv->shape == SHAPE_BLOCK && cv->column > 0)
-		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
-	/* The last record's newline was waiting for a next record. */
-	if (cv->shape == SHAPE_UNBLOCK && cv->column > 0)
-		stage_output(run, &cv->newline, 1);
-	cv->column = 0;
+	/* A last line without its newline is still padded (block); the last
+	 * record's newline waited for a next record (unblock). */
+	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
+		if (cv->shape == SHAPE_BLOCK)
+			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
+		else
+			stage_output(run, &cv->newline, 1);
+		cv->column = 0;
+	}
 	return staging_outcome();
 }

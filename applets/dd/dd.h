@@ -91,15 +91,10 @@ enum dd_mover {
 			     * itself (zeroout.c) */
 };
 
-/*
- * Every limit that follows from the operands and the ends, computed in
- * one place (plan.c): each records-to-bytes product is made here once.
- * plan_input() fills the first part before the output is opened,
- * plan_output() the rest once both ends are known.
- */
+/* Every limit that follows from the operands and the ends (plan.c):
+ * plan_input() the sizes, plan_output() the mover and the batches. */
 struct dd_plan {
-	uint64_t count_bytes;      /* the most count= lets through, in bytes;
-				    * UINT64_MAX for no limit */
+	uint64_t count_bytes;      /* count= in bytes; UINT64_MAX: no limit */
 	uint64_t skip_offset;      /* bytes skip= passes over */
 	bool skip_overflow;        /* skip= does not fit in 64 bits */
 	uint64_t seek_offset;      /* bytes seek= passes over */
@@ -108,11 +103,9 @@ struct dd_plan {
 	uint64_t ibuf_size;        /* the input buffer to map first */
 	uint64_t obuf_size;        /* the output buffer to map first */
 	bool warn_partial_read;    /* GNU's "suggest iflag=fullblock" */
-	bool record_steps;         /* records larger than ibuf move a step
-				    * at a time (records.c) */
-	uint64_t batch_size;       /* the most a batch of whole records read
-				    * from a pipe may hold (batch.c); 0 for
-				    * none */
+	bool record_steps;         /* larger records move in steps (records.c) */
+	uint64_t batch_size;       /* the most a batch from a pipe may hold
+				    * (batch.c); 0 for none */
 	uint64_t batch_write;      /* the most one write of a batch carries */
 
 	enum dd_mover mover;
@@ -162,17 +155,12 @@ struct dd_conv_state {
 	bool translate;               /* table is not the identity */
 	enum record_shape shape;
 	uint64_t cbs;
-	/* Padding and line end in the output character set: GNU translates
-	 * records before blocking them, so under ebcdic/ibm a line ends at
-	 * EBCDIC newline 0x25 and pads with EBCDIC space 0x40. */
+	/* In the output character set: GNU blocks after translating. */
 	unsigned char space, newline;
-	/* block: bytes of the current line so far, capped at cbs + 1 (past
-	 * cbs means "truncated, already counted").  unblock: bytes of the
-	 * current cbs-byte record; its newline is written only when a byte
-	 * of the next record arrives (or at the end). */
+	/* block: the line's bytes so far, cbs + 1 once cut (and counted).
+	 * unblock: the record's; its newline waits for the next byte. */
 	uint64_t column;
-	uint64_t held_spaces;         /* unblock: spaces not yet known to
-				       * be trailing */
+	uint64_t held_spaces;         /* unblock: spaces maybe trailing */
 	bool swab_held;               /* swab: an odd byte waits for its pair */
 	unsigned char swab_byte;
 	unsigned char spaces[64];     /* source for runs of padding */
@@ -292,13 +280,12 @@ size_t records_for_batch(struct dd_run *run);
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
 /* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
-/* Build the translation table from ascii/ebcdic/ibm/lcase/ucase. */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
-/* Convert one record just read (buf may be changed in place) and stage
- * the result (see stage_output): STOP_NONE, or STOP_BLOCK_FAILED. */
+/* Convert one record (in place) and stage it (stage_output): STOP_NONE,
+ * or STOP_BLOCK_FAILED. */
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
-/* At end of input: stage what conversions hold back (swab's odd byte,
- * block's last line, unblock's last record); the same outcomes. */
+/* At end of input: stage what the conversions held back; the same
+ * outcomes. */
 enum dd_stop conv_finish(struct dd_run *run);
 
 /* output.c */

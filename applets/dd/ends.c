@@ -1,10 +1,7 @@
 /*
  * ends.c - opening the input and the output, and learning once what
- * each end is (libbb's io_end: type, size, seekability, pipe capacity).
- *
- * dd opens the input, plans and maps its buffers and skips, and only
- * then opens (and maybe truncates) the output, so that a run that
- * cannot start leaves an existing output alone.
+ * each end is (libbb's io_end).  The output is opened only after the
+ * input is planned and skipped: a run that cannot start leaves it alone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +10,7 @@
 
 #include "dd.h"
 
-/* iflag=/oflag= on standard input/output: add them with fcntl, as GNU
+/* iflag=/oflag= on standard input/output: added with fcntl, as GNU
  * does.  Creation-only flags mean nothing there; directory is checked. */
 static void set_fd_flags(int fd, int add, const char *name)
 {
@@ -44,12 +41,9 @@ static void set_fd_flags(int fd, int add, const char *name)
 	bb_perror_msg_and_die("setting flags for %s", quote_always(name));
 }
 
-/*
- * open(2), kept off descriptors 0 to 2: with standard input closed, an
- * output file opened there would be read as the input (GNU keeps each
- * file on its own descriptor the same way).  Opening a fifo waits for
- * the other side: a signal then is acted on, and the open tried again.
- */
+/* open(2), kept off descriptors 0 to 2 (with standard input closed, an
+ * output opened there would be read as the input).  A signal while a
+ * fifo's open waits is acted on, and the open tried again. */
 static int open_file(struct dd_run *run, const char *name, int flags)
 {
 	int fd;
@@ -84,13 +78,9 @@ void open_input(struct dd_run *run)
 	io_end_learn(&run->in, fd, name);
 }
 
-/*
- * seek= on an existing file truncates it there (not with conv=notrunc,
- * and never standard output, which the caller opened and may be
- * appending to).  Only regular files, directories and shared memory
- * can fail to truncate in a way POSIX cares about; GNU ignores the
- * rest, and with an output whose type it cannot learn it gives up.
- */
+/* seek= truncates a file it opened there (not standard output, which
+ * may be appended to).  GNU ignores a failure but on the types POSIX
+ * cares about, and gives up on an output whose type it cannot learn. */
 static void truncate_output(struct dd_run *run)
 {
 	const struct io_end *out = &run->out;

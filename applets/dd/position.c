@@ -1,32 +1,25 @@
 /*
- * position.c - skip= on the input and seek= on the output, with one
- * routine for both, as GNU has: lseek where the file can seek, and
- * otherwise read over the blocks (each read, however short, passes one
- * block).  What seek= could not read over on an output that cannot seek
- * (a tape opened read-write) is written as zero blocks.
+ * position.c - skip= on the input and seek= on the output, one routine
+ * for both as in GNU: lseek where the file can, else read over the
+ * blocks; what seek= could not read over is written as zero blocks.
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "dd.h"
 
-/* The size of the next block of records × block + bytes, 0 when none
- * is left; pass_block() then takes it off. */
-static size_t next_block(uint64_t records, uint64_t bytes, uint64_t block)
+BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
 {
-	return records ? (size_t)block : (size_t)bytes;
+	const struct io_end *end = input ? &run->in : &run->out;
+
+	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
+		      input ? "skip" : "seek");
+	die_with_summary(run);
 }
 
-static void pass_block(uint64_t *records, uint64_t *bytes)
-{
-	if (*records)
-		(*records)--;
-	else
-		*bytes = 0;
-}
-
-/* One block read over: from the input as a record is read, from the
- * output with a plain read into scratch.  Dies as GNU does on error. */
+/* Reads over one block: the input's as a record is read, the output's
+ * (a tape opened read-write) into scratch.  Dies as GNU does on error,
+ * the output's with the lseek's errno. */
 static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
@@ -49,91 +42,97 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	n = safe_read(run->out.fd, scratch->data, size);
 	if (n < 0) {
 		errno = lseek_errno;
-		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
-		die_with_summary(run);
+		die_cannot_pass(run, false);
 	}
 	tally_output_moved(run, (uint64_t)n);
 	return n;
 }
 
-BB_NORETURN static void die_cannot_pass(struct dd_run *run,
-					const struct io_end *end, bool input)
+/* Writes a zero block past the output's end: a fresh mapping reads
+ * as zeros. */
+static void write_zeros(struct dd_run *run, struct lazy_buffer *zeros,
+			size_t size)
 {
-	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
-		      input ? "skip" : "seek");
-	die_with_summary(run);
+	if (!zeros->data && lazy_buffer_alloc(zeros, run->opt->obs) != 0)
+		die_memory_exhausted("output", run->opt->obs);
+	if (write_output(run, zeros->data, size) != size) {
+		report_write_error(run, true);
+		die_with_summary(run);
+	}
+	tally_output_moved(run, size);
 }
 
-/*
- * Pass over records × block + bytes of one end (the input for skip=,
- * the output for seek=).  Returns the records not passed because the
- * file ended first; *bytes is left nonzero if they were not passed.
- * A file that can seek but not that far (a block device past its end)
- * is an error, as in GNU.
- */
+/* Passes records × block + bytes of the input (skip=) or the output
+ * (seek=); returns the input's records not passed because it ended
+ * first.  A file that can seek, but not that far, is an error (GNU). */
 static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
-			  uint64_t *bytes)
+			  uint64_t bytes)
 {
 	const struct io_end *end = input ? &run->in : &run->out;
 	uint64_t block = input ? run->opt->ibs : run->opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
-	bool overflow = input ? run->plan.skip_overflow : run->plan.seek_too_large;
-	struct lazy_buffer scratch = { NULL, 0 };
-	uint64_t offset = input ? run->tally.in_offset : run->tally.out_offset;
+	struct lazy_buffer scratch = { NULL, 0 }, zeros = { NULL, 0 };
 	int err;
 
+	if (!records && !bytes)
+		return 0;
+	/* seek= too large died in open_output. */
 	errno = 0;
-	if (!overflow && wanted <= INT64_MAX
+	if (!(input && run->plan.skip_overflow) && wanted <= INT64_MAX
 	    && lseek(end->fd, (off_t)wanted, SEEK_CUR) >= 0) {
-		*bytes = 0;
-		/* GNU fstats an input it skipped with lseek, to find its
-		 * end, and gives up when that fails; here the output is not
-		 * even opened yet. */
-		if (input && end->stat_errno)
+		uint64_t left = end->size - run->tally.in_offset;
+
+		if (!input) {
+			tally_output_moved(run, wanted);
+			return 0;
+		}
+		/* GNU fstats an input it skipped with lseek, to find its end. */
+		if (end->stat_errno)
 			bb_errno_msg_and_die(end->stat_errno, "cannot fstat %s",
 					     quote_always(end->name));
-		/* An input ends where it ends: past it, stop there and say
-		 * so (skip_input). */
-		if (input && end->size_known && offset <= end->size
-		    && end->size - offset < wanted) {
-			records = (wanted - (end->size - offset)) / block;
-			wanted = end->size - offset;
+		/* Past an input's end: stop there (skip_input says so). */
+		records = 0;
+		if (end->size_known && run->tally.in_offset <= end->size
+		    && left < wanted) {
+			records = (wanted - left) / block;
+			wanted = left;
 			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
-				die_cannot_pass(run, end, input);
-		} else {
-			records = 0;
+				die_cannot_pass(run, input);
 		}
-		if (input)
-			tally_input_moved(run, wanted);
-		else
-			tally_output_moved(run, wanted);
+		tally_input_moved(run, wanted);
 		return records;
 	}
 	err = errno;
 	if (lseek(end->fd, 0, SEEK_END) >= 0) {
 		errno = err ? err : EOVERFLOW;
-		die_cannot_pass(run, end, input);
+		die_cannot_pass(run, input);
 	}
-	for (;;) {
-		size_t size = next_block(records, *bytes, block);
+	/* Each read, however short, passes one block. */
+	while (records || bytes) {
+		size_t size = records ? (size_t)block : (size_t)bytes;
 
-		if (!size || read_over(run, input, size, &scratch, err) == 0)
-			break;
-		pass_block(&records, bytes);
+		if (zeros.data || read_over(run, input, size, &scratch, err) == 0) {
+			if (input)
+				break;
+			lazy_buffer_free(&scratch);
+			write_zeros(run, &zeros, size);
+		}
+		if (records)
+			records--;
+		else
+			bytes = 0;
 	}
 	lazy_buffer_free(&scratch);
+	lazy_buffer_free(&zeros);
 	return records;
 }
 
 void skip_input(struct dd_run *run)
 {
-	const struct dd_options *opt = run->opt;
-	uint64_t bytes = opt->skip_bytes, before = run->tally.in_offset;
-	uint64_t records;
+	uint64_t before = run->tally.in_offset;
+	uint64_t records = pass_over(run, true, run->opt->skip_records,
+				     run->opt->skip_bytes);
 
-	if (!opt->skip_records && !bytes)
-		return;
-	records = pass_over(run, true, opt->skip_records, &bytes);
 	/* dd_main says so once the output is open. */
 	run->skip_short = records
 		|| (!run->plan.skip_overflow
@@ -142,29 +141,5 @@ void skip_input(struct dd_run *run)
 
 void seek_output(struct dd_run *run)
 {
-	const struct dd_options *opt = run->opt;
-	uint64_t bytes = opt->seek_bytes, records;
-	struct lazy_buffer zeros = { NULL, 0 };
-
-	if (!opt->seek_records && !bytes)
-		return;
-	records = pass_over(run, false, opt->seek_records, &bytes);
-	if (!records && !bytes)
-		return;
-	/* A fresh mapping reads as zeros: the blocks to write. */
-	if (lazy_buffer_alloc(&zeros, opt->obs) != 0)
-		die_memory_exhausted("output", opt->obs);
-	for (;;) {
-		size_t size = next_block(records, bytes, opt->obs);
-
-		if (!size)
-			break;
-		if (write_output(run, zeros.data, size) != size) {
-			report_write_error(run, true);
-			die_with_summary(run);
-		}
-		tally_output_moved(run, size);
-		pass_block(&records, &bytes);
-	}
-	lazy_buffer_free(&zeros);
+	pass_over(run, false, run->opt->seek_records, run->opt->seek_bytes);
 }
