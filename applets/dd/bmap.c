@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs.h"
 #include "bmap.h"
 
 /* Reads and writes go in steps of this much: few syscalls, and peak

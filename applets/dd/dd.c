@@ -91,7 +91,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* Is word a non-empty prefix of option, as getopt_long allows? */
 static bool abbreviates(const char *word, const char *option)

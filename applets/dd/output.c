@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* The output block being filled. */
 static struct {

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* records × block + bytes, or false if that does not fit. */
 static bool blocks_to_bytes(uint64_t records, uint64_t block, uint64_t bytes,

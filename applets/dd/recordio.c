@@ -8,7 +8,7 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* What the partial-read rules remember.  A record read in steps is one
  * read to them: its size, and the bytes of it in before this read. */

@@ -17,7 +17,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* Step sizes: a step's time is kept between these, by doubling and
  * halving. */

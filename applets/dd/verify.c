@@ -45,7 +45,7 @@
 #include <linux/aio_abi.h>
 #include <linux/fs.h>
 
-#include "dd.h"
+#include "jobs.h"
 
 /* The unit of comparison, and of a mismatch's report. */
 enum { CHUNK_SIZE = 1 << 20 };
