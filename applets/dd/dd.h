@@ -174,7 +174,6 @@ struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;             /* plan.c */
-	bool skip_short;                 /* skip= went past the input's end */
 
 	struct lazy_buffer ibuf;         /* input records land here */
 	struct lazy_buffer obuf;         /* output staging, two_buffers only */

@@ -48,20 +48,6 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
-/* Writes a zero block past the output's end: a fresh mapping reads
- * as zeros. */
-static void write_zeros(struct dd_run *run, struct lazy_buffer *zeros,
-			size_t size)
-{
-	if (!zeros->data && lazy_buffer_alloc(zeros, run->opt->obs) != 0)
-		die_memory_exhausted("output", run->opt->obs);
-	if (write_output(run, zeros->data, size) != size) {
-		report_write_error(run, true);
-		die_with_summary(run);
-	}
-	tally_output_moved(run, size);
-}
-
 /* Passes records × block + bytes of the input (skip=) or the output
  * (seek=); returns the input's records not passed because it ended
  * first.  A file that can seek, but not that far, is an error (GNU). */
@@ -114,8 +100,15 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 		if (zeros.data || read_over(run, input, size, &scratch, err) == 0) {
 			if (input)
 				break;
+			/* A zero block past the end: a fresh mapping reads as zeros. */
 			lazy_buffer_free(&scratch);
-			write_zeros(run, &zeros, size);
+			if (!zeros.data && lazy_buffer_alloc(&zeros, block) != 0)
+				die_memory_exhausted("output", block);
+			if (write_output(run, zeros.data, size) != size) {
+				report_write_error(run, true);
+				die_with_summary(run);
+			}
+			tally_output_moved(run, size);
 		}
 		if (records)
 			records--;
@@ -127,19 +120,24 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	return records;
 }
 
+static bool skip_short;   /* skip= went past the input's end */
+
 void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
 	uint64_t records = pass_over(run, true, run->opt->skip_records,
 				     run->opt->skip_bytes);
 
-	/* dd_main says so once the output is open. */
-	run->skip_short = records
+	skip_short = records
 		|| (!run->plan.skip_overflow
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
 
+/* GNU warns of a short skip= once the output is open and seek= done. */
 void seek_output(struct dd_run *run)
 {
 	pass_over(run, false, run->opt->seek_records, run->opt->seek_bytes);
+	if (skip_short && run->opt->status != STATUS_NONE)
+		bb_error_msg("%s: cannot skip to specified offset",
+			     quote_if_needed(run->in.name));
 }
