@@ -143,11 +143,6 @@ static void parse_symbols(char *list, const struct symbol *table,
 	}
 }
 
-static bool more_than_one(unsigned bits)
-{
-	return (bits & (bits - 1)) != 0;
-}
-
 /* GNU splits a count given in bytes into whole records plus bytes. */
 static void split_bytes(uint64_t n, uint64_t block, bool in_bytes,
 			uint64_t *records, uint64_t *bytes)
@@ -179,9 +174,12 @@ static void check_conflicts(struct dd_options *opt)
 	if (opt->cbs == 0)
 		opt->conv &= ~(unsigned)(CONV_BLOCK | CONV_UNBLOCK);
 
-	for (size_t i = 0; i < ARRAY_SIZE(exclusive_convs); i++)
-		if (more_than_one(opt->conv & exclusive_convs[i].bits))
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive_convs); i++) {
+		unsigned given = opt->conv & exclusive_convs[i].bits;
+
+		if (given & (given - 1))
 			die_cannot_combine(exclusive_convs[i].what);
+	}
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
