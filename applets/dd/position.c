@@ -17,6 +17,14 @@ BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
 	die_with_summary(run);
 }
 
+/* An output block, mapped on first use: fresh, it reads as zeros. */
+static unsigned char *output_block(struct dd_run *run, struct lazy_buffer *buf)
+{
+	if (!buf->data && lazy_buffer_alloc(buf, run->opt->obs) != 0)
+		die_memory_exhausted("output", run->opt->obs);
+	return buf->data;
+}
+
 /* Reads over one block: the input's as a record is read, the output's
  * (a tape opened read-write) into scratch.  Dies as GNU does on error,
  * the output's with the lseek's errno. */
@@ -37,9 +45,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 		tally_input_moved(run, (uint64_t)n);
 		return n;
 	}
-	if (!scratch->data && lazy_buffer_alloc(scratch, run->opt->obs) != 0)
-		die_memory_exhausted("output", run->opt->obs);
-	n = safe_read(run->out.fd, scratch->data, size);
+	n = safe_read(run->out.fd, output_block(run, scratch), size);
 	if (n < 0) {
 		errno = lseek_errno;
 		die_cannot_pass(run, false);
@@ -57,7 +63,8 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	const struct io_end *end = input ? &run->in : &run->out;
 	uint64_t block = input ? run->opt->ibs : run->opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
-	struct lazy_buffer scratch = { NULL, 0 }, zeros = { NULL, 0 };
+	struct lazy_buffer buf = { NULL, 0 };
+	bool zeros = false;
 	int err;
 
 	if (!records && !bytes)
@@ -97,14 +104,14 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	while (records || bytes) {
 		size_t size = records ? (size_t)block : (size_t)bytes;
 
-		if (zeros.data || read_over(run, input, size, &scratch, err) == 0) {
+		if (zeros || read_over(run, input, size, &buf, err) == 0) {
 			if (input)
 				break;
-			/* A zero block past the end: a fresh mapping reads as zeros. */
-			lazy_buffer_free(&scratch);
-			if (!zeros.data && lazy_buffer_alloc(&zeros, block) != 0)
-				die_memory_exhausted("output", block);
-			if (write_output(run, zeros.data, size) != size) {
+			/* Past the output's end: zero blocks. */
+			if (!zeros)
+				lazy_buffer_free(&buf);
+			zeros = true;
+			if (write_output(run, output_block(run, &buf), size) != size) {
 				report_write_error(run, true);
 				die_with_summary(run);
 			}
@@ -115,8 +122,7 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 		else
 			bytes = 0;
 	}
-	lazy_buffer_free(&scratch);
-	lazy_buffer_free(&zeros);
+	lazy_buffer_free(&buf);
 	return records;
 }
 
