@@ -24,8 +24,6 @@ static void set_fd_flags(int fd, int add, const char *name)
 	if (old < 0)
 		goto fail;
 	wanted = old | add;
-	if (wanted == old)
-		return;
 	if (wanted & O_DIRECTORY) {
 		if (fstat(fd, &st) != 0)
 			goto fail;
