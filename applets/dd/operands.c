@@ -7,8 +7,7 @@
 
 #include "dd.h"
 
-/* GNU's limits (room for its slop; counts fit off_t), so that the same
- * operands are accepted and refused. */
+/* GNU's limits (room for its slop; counts fit off_t). */
 #define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
 #define MAX_COUNT ((uint64_t)INT64_MAX)
 
@@ -18,8 +17,7 @@ enum needs {
 	NEEDS_PROGRESS, NEEDS_BMAP,
 };
 
-/* Names inside the entries, the rest in bit-fields: 16-byte entries.
- * The longest name is "count_bytes". */
+/* 16-byte entries: the longest name is "count_bytes". */
 struct symbol {
 	char name[12];
 	unsigned value : 24;         /* CONV_*, FLAG_*, enum dd_status, O_* */
@@ -102,7 +100,6 @@ static const struct symbol status_symbols[] = {
 	{ "", 0, false, ALWAYS }
 };
 
-/* Is the word of len bytes at str the name? */
 static bool word_is(const char *str, size_t len, const char *name)
 {
 	return strncmp(str, name, len) == 0 && name[len] == '\0';
@@ -143,7 +140,7 @@ static void parse_symbols(char *list, const struct symbol *table,
 	}
 }
 
-/* GNU splits a count given in bytes into whole records plus bytes. */
+/* GNU splits a count in bytes into whole records plus bytes. */
 static void split_bytes(uint64_t n, uint64_t block, bool in_bytes,
 			uint64_t *records, uint64_t *bytes)
 {
@@ -246,8 +243,7 @@ static enum operand find_operand(const char *name, size_t len)
 
 void parse_operands(struct dd_options *opt, char **argv)
 {
-	/* The sizes and counts by enum operand; a 'B' in a count's value
-	 * counts bytes (GNU 9.1: "7B", "1KiB"). */
+	/* By enum operand; a 'B' in a count's value counts bytes ("7B"). */
 	uint64_t values[OPERAND_SEEK + 1] = {
 		[OPERAND_IBS] = 512, [OPERAND_OBS] = 512, [OPERAND_COUNT] = MAX_COUNT,
 	};
