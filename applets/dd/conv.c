@@ -108,8 +108,7 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 		size_t part = nl ? (size_t)(nl - p) : n;
 		uint64_t room = cv->cbs - min_u64(cv->column, cv->cbs);
 
-		if (room)
-			stage_output(run, p, (size_t)min_u64(part, room));
+		stage_output(run, p, (size_t)min_u64(part, room));
 		if (part > room) {
 			/* Count a line once, when it first passes cbs. */
 			if (cv->column <= cv->cbs)
