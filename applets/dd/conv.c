@@ -214,10 +214,9 @@ enum dd_stop conv_finish(struct dd_run *run)
 {
 	struct dd_conv_state *cv = &run->conv;
 
-	if (cv->swab_held) {
-		cv->swab_held = false;
+	/* Called once, at the end (nothing is reset): swab's odd byte. */
+	if (cv->swab_held)
 		shape_bytes(run, &cv->swab_byte, 1);
-	}
 	/* A last line without its newline is still padded (block); the last
 	 * record's newline waited for a next record (unblock). */
 	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
@@ -225,7 +224,6 @@ enum dd_stop conv_finish(struct dd_run *run)
 			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
 		else
 			stage_output(run, &cv->newline, 1);
-		cv->column = 0;
 	}
 	return staging_outcome();
 }
