@@ -54,14 +54,16 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
-/* Passes records × block + bytes of the input (skip=) or the output
- * (seek=); returns the input's records not passed because it ended
- * first.  A file that can seek, but not that far, is an error (GNU). */
-static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
-			  uint64_t bytes)
+/* Passes skip= on the input or seek= on the output; returns the input's
+ * records not passed because it ended first.  A file that can seek, but
+ * not that far, is an error (GNU). */
+static uint64_t pass_over(struct dd_run *run, bool input)
 {
+	const struct dd_options *opt = run->opt;
+	uint64_t records = input ? opt->skip_records : opt->seek_records;
+	uint64_t bytes = input ? opt->skip_bytes : opt->seek_bytes;
 	const struct io_end *end = input ? &run->in : &run->out;
-	uint64_t block = input ? run->opt->ibs : run->opt->obs;
+	uint64_t block = input ? opt->ibs : opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
 	struct lazy_buffer buf = { NULL, 0 };
 	bool zeros = false;
@@ -131,8 +133,7 @@ static bool skip_short;   /* skip= went past the input's end */
 void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
-	uint64_t records = pass_over(run, true, run->opt->skip_records,
-				     run->opt->skip_bytes);
+	uint64_t records = pass_over(run, true);
 
 	skip_short = records
 		|| (!run->plan.skip_overflow
@@ -142,7 +143,7 @@ void skip_input(struct dd_run *run)
 /* GNU warns of a short skip= once the output is open and seek= done. */
 void seek_output(struct dd_run *run)
 {
-	pass_over(run, false, run->opt->seek_records, run->opt->seek_bytes);
+	pass_over(run, false);
 	if (skip_short && run->opt->status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
 			     quote_if_needed(run->in.name));
