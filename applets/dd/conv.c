@@ -70,15 +70,7 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 	if (conv & CONV_IBM)
 		for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
 			cv->table[ibm_changes[i][0]] = ibm_changes[i][1];
-	cv->translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
-			       CONV_LCASE | CONV_UCASE);
-
-	/* operands.c drops block/unblock without cbs=. */
 	cv->cbs = opt->cbs;
-	if (conv & CONV_BLOCK)
-		cv->shape = SHAPE_BLOCK;
-	else if (conv & CONV_UNBLOCK)
-		cv->shape = SHAPE_UNBLOCK;
 	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
 	cv->space = to_ebcdic ? ascii_to_ebcdic[' '] : ' ';
 	cv->newline = to_ebcdic ? ascii_to_ebcdic['\n'] : '\n';
@@ -156,14 +148,15 @@ static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 	}
 }
 
-/* Hand translated, swabbed bytes to the record shaping step. */
+/* Hand translated, swabbed bytes to the record shaping step (operands.c
+ * drops block/unblock without cbs=). */
 static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
+	unsigned conv = run->opt->conv;
 
-	if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_BLOCK)
+	if (ENABLE_FEATURE_DD_CONV && (conv & CONV_BLOCK))
 		block_bytes(run, p, n);
-	else if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_UNBLOCK)
+	else if (ENABLE_FEATURE_DD_CONV && (conv & CONV_UNBLOCK))
 		unblock_bytes(run, p, n);
 	else
 		stage_output(run, p, n);
@@ -198,12 +191,14 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
-	struct dd_conv_state *cv = &run->conv;
+	unsigned conv = run->opt->conv;
+	unsigned translating = CONV_ASCII | CONV_EBCDIC | CONV_IBM | CONV_LCASE
+		| CONV_UCASE;
 
-	if (ENABLE_FEATURE_DD_CONV && cv->translate)
+	if (ENABLE_FEATURE_DD_CONV && (conv & translating))
 		for (size_t i = 0; i < len; i++)
-			buf[i] = cv->table[buf[i]];
-	if (run->opt->conv & CONV_SWAB)
+			buf[i] = run->conv.table[buf[i]];
+	if (conv & CONV_SWAB)
 		swab_bytes(run, buf, len);
 	else
 		shape_bytes(run, buf, len);
@@ -220,7 +215,7 @@ enum dd_stop conv_finish(struct dd_run *run)
 	/* A last line without its newline is still padded (block); the last
 	 * record's newline waited for a next record (unblock). */
 	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
-		if (cv->shape == SHAPE_BLOCK)
+		if (run->opt->conv & CONV_BLOCK)
 			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
 		else
 			stage_output(run, &cv->newline, 1);
