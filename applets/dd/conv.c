@@ -8,9 +8,8 @@
 
 #include "dd.h"
 
-/* ASCII -> EBCDIC as POSIX defines it for conv=ebcdic, by rows of 16: a
- * permutation, whose inverse is conv=ascii; conv=ibm differs in five
- * places. */
+/* ASCII -> EBCDIC for conv=ebcdic (POSIX), 16 bytes a row: a permutation,
+ * whose inverse is conv=ascii; conv=ibm differs in five places. */
 static const unsigned char ascii_to_ebcdic[] =
 	/* 00 */ "\x00\x01\x02\x03\x37\x2d\x2e\x2f\x16\x05\x25\x0b\x0c\x0d\x0e\x0f"
 	/* 10 */ "\x10\x11\x12\x13\x3c\x3d\x32\x26\x18\x19\x3f\x27\x1c\x1d\x1e\x1f"
@@ -39,15 +38,6 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xe5, 0xbd },
 };
 
-/* lcase/ucase in the C locale. */
-static unsigned char change_case(unsigned char c, unsigned conv)
-{
-	if ((conv & CONV_UCASE) ? (c >= 'a' && c <= 'z')
-	    : (conv & CONV_LCASE) && c >= 'A' && c <= 'Z')
-		return c ^ 0x20;
-	return c;
-}
-
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 {
 	unsigned conv = opt->conv;
@@ -61,8 +51,12 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 		cv->table[conv & CONV_ASCII ? ascii_to_ebcdic[c] : c] =
 			(unsigned char)c;
 	for (unsigned c = 0; c < 256; c++) {
-		unsigned char b = change_case(cv->table[c], conv);
+		unsigned char b = cv->table[c];
 
+		/* lcase/ucase in the C locale. */
+		if ((conv & CONV_UCASE) ? (b >= 'a' && b <= 'z')
+		    : (conv & CONV_LCASE) && b >= 'A' && b <= 'Z')
+			b ^= 0x20;
 		cv->table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
 	}
 	/* By index: no earlier step moved these bytes (ascii excludes ibm,
