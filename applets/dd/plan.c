@@ -197,8 +197,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))
 	    || obs > BATCH_SIZE / 2)
 		return;
-	plan->batch_size = BATCH_SIZE / obs * obs;
-	plan->batch_write = plan->batch_size;
+	plan->batch_size = plan->batch_write = BATCH_SIZE / obs * obs;
 	if (io_end_is_pipe(out))
 		plan->batch_write = obs < PIPE_BUF ? PIPE_BUF / obs * obs : obs;
 }
