@@ -8,42 +8,25 @@
 
 #include "dd.h"
 
-/* ASCII -> EBCDIC as POSIX defines it for conv=ebcdic: a permutation,
+/* ASCII -> EBCDIC for conv=ebcdic (POSIX), 16 bytes a row: a permutation,
  * whose inverse is conv=ascii; conv=ibm differs in five places. */
-static const unsigned char ascii_to_ebcdic[256] = {
-	/* 0x00 */ 0x00, 0x01, 0x02, 0x03, 0x37, 0x2d, 0x2e, 0x2f,
-	/* 0x08 */ 0x16, 0x05, 0x25, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
-	/* 0x10 */ 0x10, 0x11, 0x12, 0x13, 0x3c, 0x3d, 0x32, 0x26,
-	/* 0x18 */ 0x18, 0x19, 0x3f, 0x27, 0x1c, 0x1d, 0x1e, 0x1f,
-	/* ' '  */ 0x40, 0x5a, 0x7f, 0x7b, 0x5b, 0x6c, 0x50, 0x7d,
-	/* '('  */ 0x4d, 0x5d, 0x5c, 0x4e, 0x6b, 0x60, 0x4b, 0x61,
-	/* '0'  */ 0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7,
-	/* '8'  */ 0xf8, 0xf9, 0x7a, 0x5e, 0x4c, 0x7e, 0x6e, 0x6f,
-	/* '@'  */ 0x7c, 0xc1, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7,
-	/* 'H'  */ 0xc8, 0xc9, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6,
-	/* 'P'  */ 0xd7, 0xd8, 0xd9, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6,
-	/* 'X'  */ 0xe7, 0xe8, 0xe9, 0xad, 0xe0, 0xbd, 0x9a, 0x6d,
-	/* '`'  */ 0x79, 0x81, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87,
-	/* 'h'  */ 0x88, 0x89, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96,
-	/* 'p'  */ 0x97, 0x98, 0x99, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6,
-	/* 'x'  */ 0xa7, 0xa8, 0xa9, 0xc0, 0x4f, 0xd0, 0x5f, 0x07,
-	/* 0x80 */ 0x20, 0x21, 0x22, 0x23, 0x24, 0x15, 0x06, 0x17,
-	/* 0x88 */ 0x28, 0x29, 0x2a, 0x2b, 0x2c, 0x09, 0x0a, 0x1b,
-	/* 0x90 */ 0x30, 0x31, 0x1a, 0x33, 0x34, 0x35, 0x36, 0x08,
-	/* 0x98 */ 0x38, 0x39, 0x3a, 0x3b, 0x04, 0x14, 0x3e, 0xe1,
-	/* 0xa0 */ 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48,
-	/* 0xa8 */ 0x49, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57,
-	/* 0xb0 */ 0x58, 0x59, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67,
-	/* 0xb8 */ 0x68, 0x69, 0x70, 0x71, 0x72, 0x73, 0x74, 0x75,
-	/* 0xc0 */ 0x76, 0x77, 0x78, 0x80, 0x8a, 0x8b, 0x8c, 0x8d,
-	/* 0xc8 */ 0x8e, 0x8f, 0x90, 0x6a, 0x9b, 0x9c, 0x9d, 0x9e,
-	/* 0xd0 */ 0x9f, 0xa0, 0xaa, 0xab, 0xac, 0x4a, 0xae, 0xaf,
-	/* 0xd8 */ 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7,
-	/* 0xe0 */ 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xa1, 0xbe, 0xbf,
-	/* 0xe8 */ 0xca, 0xcb, 0xcc, 0xcd, 0xce, 0xcf, 0xda, 0xdb,
-	/* 0xf0 */ 0xdc, 0xdd, 0xde, 0xdf, 0xea, 0xeb, 0xec, 0xed,
-	/* 0xf8 */ 0xee, 0xef, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff,
-};
+static const unsigned char ascii_to_ebcdic[] =
+	/* 00 */ "\x00\x01\x02\x03\x37\x2d\x2e\x2f\x16\x05\x25\x0b\x0c\x0d\x0e\x0f"
+	/* 10 */ "\x10\x11\x12\x13\x3c\x3d\x32\x26\x18\x19\x3f\x27\x1c\x1d\x1e\x1f"
+	/* 20 */ "\x40\x5a\x7f\x7b\x5b\x6c\x50\x7d\x4d\x5d\x5c\x4e\x6b\x60\x4b\x61"
+	/* 30 */ "\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8\xf9\x7a\x5e\x4c\x7e\x6e\x6f"
+	/* 40 */ "\x7c\xc1\xc2\xc3\xc4\xc5\xc6\xc7\xc8\xc9\xd1\xd2\xd3\xd4\xd5\xd6"
+	/* 50 */ "\xd7\xd8\xd9\xe2\xe3\xe4\xe5\xe6\xe7\xe8\xe9\xad\xe0\xbd\x9a\x6d"
+	/* 60 */ "\x79\x81\x82\x83\x84\x85\x86\x87\x88\x89\x91\x92\x93\x94\x95\x96"
+	/* 70 */ "\x97\x98\x99\xa2\xa3\xa4\xa5\xa6\xa7\xa8\xa9\xc0\x4f\xd0\x5f\x07"
+	/* 80 */ "\x20\x21\x22\x23\x24\x15\x06\x17\x28\x29\x2a\x2b\x2c\x09\x0a\x1b"
+	/* 90 */ "\x30\x31\x1a\x33\x34\x35\x36\x08\x38\x39\x3a\x3b\x04\x14\x3e\xe1"
+	/* a0 */ "\x41\x42\x43\x44\x45\x46\x47\x48\x49\x51\x52\x53\x54\x55\x56\x57"
+	/* b0 */ "\x58\x59\x62\x63\x64\x65\x66\x67\x68\x69\x70\x71\x72\x73\x74\x75"
+	/* c0 */ "\x76\x77\x78\x80\x8a\x8b\x8c\x8d\x8e\x8f\x90\x6a\x9b\x9c\x9d\x9e"
+	/* d0 */ "\x9f\xa0\xaa\xab\xac\x4a\xae\xaf\xb0\xb1\xb2\xb3\xb4\xb5\xb6\xb7"
+	/* e0 */ "\xb8\xb9\xba\xbb\xbc\xa1\xbe\xbf\xca\xcb\xcc\xcd\xce\xcf\xda\xdb"
+	/* f0 */ "\xdc\xdd\xde\xdf\xea\xeb\xec\xed\xee\xef\xfa\xfb\xfc\xfd\xfe\xff";
 
 /* Where POSIX's ASCII -> IBM table (conv=ibm) differs from the above:
  * { ASCII byte, IBM byte }.  The IBM table is not a permutation. */
@@ -54,15 +37,6 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xd5, 0xad },
 	{ 0xe5, 0xbd },
 };
-
-/* lcase/ucase in the C locale. */
-static unsigned char change_case(unsigned char c, unsigned conv)
-{
-	if ((conv & CONV_UCASE) ? (c >= 'a' && c <= 'z')
-	    : (conv & CONV_LCASE) && c >= 'A' && c <= 'Z')
-		return c ^ 0x20;
-	return c;
-}
 
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 {
@@ -77,8 +51,12 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 		cv->table[conv & CONV_ASCII ? ascii_to_ebcdic[c] : c] =
 			(unsigned char)c;
 	for (unsigned c = 0; c < 256; c++) {
-		unsigned char b = change_case(cv->table[c], conv);
+		unsigned char b = cv->table[c];
 
+		/* lcase/ucase in the C locale. */
+		if ((conv & CONV_UCASE) ? (b >= 'a' && b <= 'z')
+		    : (conv & CONV_LCASE) && b >= 'A' && b <= 'Z')
+			b ^= 0x20;
 		cv->table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
 	}
 	/* By index: no earlier step moved these bytes (ascii excludes ibm,
@@ -86,15 +64,7 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 	if (conv & CONV_IBM)
 		for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
 			cv->table[ibm_changes[i][0]] = ibm_changes[i][1];
-	cv->translate = conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM |
-			       CONV_LCASE | CONV_UCASE);
-
-	/* operands.c drops block/unblock without cbs=. */
 	cv->cbs = opt->cbs;
-	if (conv & CONV_BLOCK)
-		cv->shape = SHAPE_BLOCK;
-	else if (conv & CONV_UNBLOCK)
-		cv->shape = SHAPE_UNBLOCK;
 	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
 	cv->space = to_ebcdic ? ascii_to_ebcdic[' '] : ' ';
 	cv->newline = to_ebcdic ? ascii_to_ebcdic['\n'] : '\n';
@@ -124,8 +94,7 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 		size_t part = nl ? (size_t)(nl - p) : n;
 		uint64_t room = cv->cbs - min_u64(cv->column, cv->cbs);
 
-		if (room)
-			stage_output(run, p, (size_t)min_u64(part, room));
+		stage_output(run, p, (size_t)min_u64(part, room));
 		if (part > room) {
 			/* Count a line once, when it first passes cbs. */
 			if (cv->column <= cv->cbs)
@@ -173,14 +142,15 @@ static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 	}
 }
 
-/* Hand translated, swabbed bytes to the record shaping step. */
+/* Hand translated, swabbed bytes to the record shaping step (operands.c
+ * drops block/unblock without cbs=). */
 static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
+	unsigned conv = run->opt->conv;
 
-	if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_BLOCK)
+	if (ENABLE_FEATURE_DD_CONV && (conv & CONV_BLOCK))
 		block_bytes(run, p, n);
-	else if (ENABLE_FEATURE_DD_CONV && cv->shape == SHAPE_UNBLOCK)
+	else if (ENABLE_FEATURE_DD_CONV && (conv & CONV_UNBLOCK))
 		unblock_bytes(run, p, n);
 	else
 		stage_output(run, p, n);
@@ -215,12 +185,14 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
-	struct dd_conv_state *cv = &run->conv;
+	unsigned conv = run->opt->conv;
+	unsigned translating = CONV_ASCII | CONV_EBCDIC | CONV_IBM | CONV_LCASE
+		| CONV_UCASE;
 
-	if (ENABLE_FEATURE_DD_CONV && cv->translate)
+	if (ENABLE_FEATURE_DD_CONV && (conv & translating))
 		for (size_t i = 0; i < len; i++)
-			buf[i] = cv->table[buf[i]];
-	if (run->opt->conv & CONV_SWAB)
+			buf[i] = run->conv.table[buf[i]];
+	if (conv & CONV_SWAB)
 		swab_bytes(run, buf, len);
 	else
 		shape_bytes(run, buf, len);
@@ -231,18 +203,16 @@ enum dd_stop conv_finish(struct dd_run *run)
 {
 	struct dd_conv_state *cv = &run->conv;
 
-	if (cv->swab_held) {
-		cv->swab_held = false;
+	/* Called once, at the end (nothing is reset): swab's odd byte. */
+	if (cv->swab_held)
 		shape_bytes(run, &cv->swab_byte, 1);
-	}
 	/* A last line without its newline is still padded (block); the last
 	 * record's newline waited for a next record (unblock). */
 	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
-		if (cv->shape == SHAPE_BLOCK)
+		if (run->opt->conv & CONV_BLOCK)
 			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
 		else
 			stage_output(run, &cv->newline, 1);
-		cv->column = 0;
 	}
 	return staging_outcome();
 }

@@ -188,9 +188,6 @@ int dd_main(int argc, char **argv)
 	/* GNU's clock starts once the output is open (a fifo waits for a
 	 * reader), before it skips; it warns then, too. */
 	report_leave_out(&run, opening_output);
-	if (run.skip_short && opt.status != STATUS_NONE)
-		bb_error_msg("%s: cannot skip to specified offset",
-			     quote_if_needed(run.in.name));
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 	if (ENABLE_FEATURE_DD_VERIFY)

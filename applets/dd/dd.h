@@ -144,16 +144,8 @@ struct dd_report_state {
 };
 
 /* conv.c's state, kept from one record to the next. */
-enum record_shape {
-	SHAPE_AS_IS,
-	SHAPE_BLOCK,      /* lines -> cbs-byte records */
-	SHAPE_UNBLOCK,    /* cbs-byte records -> lines */
-};
-
 struct dd_conv_state {
 	unsigned char table[256];     /* the composed translation */
-	bool translate;               /* table is not the identity */
-	enum record_shape shape;
 	uint64_t cbs;
 	/* In the output character set: GNU blocks after translating. */
 	unsigned char space, newline;
@@ -174,7 +166,6 @@ struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;             /* plan.c */
-	bool skip_short;                 /* skip= went past the input's end */
 
 	struct lazy_buffer ibuf;         /* input records land here */
 	struct lazy_buffer obuf;         /* output staging, two_buffers only */

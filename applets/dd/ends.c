@@ -17,15 +17,13 @@ static void set_fd_flags(int fd, int add, const char *name)
 	int old, wanted;
 	struct stat st;
 
-	add &= ~(O_NOCTTY | O_NOFOLLOW);
+	add &= ~(O_ACCMODE | O_CREAT | O_EXCL | O_TRUNC | O_NOCTTY | O_NOFOLLOW);
 	if (!add)
 		return;
 	old = fcntl(fd, F_GETFL);
 	if (old < 0)
 		goto fail;
 	wanted = old | add;
-	if (wanted == old)
-		return;
 	if (wanted & O_DIRECTORY) {
 		if (fstat(fd, &st) != 0)
 			goto fail;
@@ -61,33 +59,58 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	return fd;
 }
 
-void open_input(struct dd_run *run)
+/* Opens path, or takes the standard descriptor std_fd, as end.  Read
+ * access (O_RDWR) lets seek= read over a tape's blocks; GNU asks for it
+ * when seeking and falls back to write-only. */
+static void open_end(struct dd_run *run, struct io_end *end, const char *path,
+		     int std_fd, int flags)
 {
-	const struct dd_options *opt = run->opt;
-	const char *name = "standard input";
-	int fd = STDIN_FILENO;
+	const char *name = std_fd ? "standard output" : "standard input";
+	int fd = std_fd;
 
-	if (opt->input_path) {
-		name = opt->input_path;
-		fd = open_file(run, name, O_RDONLY | opt->input_open_flags);
+	if (path) {
+		name = path;
+		fd = open_file(run, name, flags);
+		if (fd < 0 && (flags & O_ACCMODE) == O_RDWR)
+			fd = open_file(run, name, (flags & ~O_RDWR) | O_WRONLY);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
-		set_fd_flags(fd, opt->input_open_flags, name);
+		set_fd_flags(fd, flags, name);
 	}
-	io_end_learn(&run->in, fd, name);
+	io_end_learn(end, fd, name);
 }
 
-/* seek= truncates a file it opened there (not standard output, which
- * may be appended to).  GNU ignores a failure but on the types POSIX
- * cares about, and gives up on an output whose type it cannot learn. */
-static void truncate_output(struct dd_run *run)
+void open_input(struct dd_run *run)
 {
+	open_end(run, &run->in, run->opt->input_path, STDIN_FILENO,
+		 O_RDONLY | run->opt->input_open_flags);
+}
+
+void open_output(struct dd_run *run)
+{
+	const struct dd_options *opt = run->opt;
 	const struct io_end *out = &run->out;
 	uint64_t size = run->plan.seek_offset;
 	int err;
 
-	if (ftruncate(out->fd, (off_t)size) == 0)
+	/* GNU checks this before opening: nothing is created or cut. */
+	if (run->plan.seek_too_large)
+		bb_error_msg_and_die("offset too large: cannot truncate to a length"
+				     " of seek=%llu (%llu-byte) blocks",
+				     (unsigned long long)opt->seek_records,
+				     (unsigned long long)opt->obs);
+	open_end(run, &run->out, opt->output_path, STDOUT_FILENO,
+		 opt->output_open_flags
+		 | (opt->conv & CONV_NOCREAT ? 0 : O_CREAT)
+		 | (opt->conv & CONV_EXCL ? O_EXCL : 0)
+		 | (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC)
+		 | (opt->seek_records ? O_RDWR : O_WRONLY));
+	/* seek= truncates a file it opened there (not standard output, which
+	 * may be appended to).  GNU ignores a failure but on the types POSIX
+	 * cares about, and gives up on an output whose type it cannot learn. */
+	if (!opt->output_path || !opt->seek_records || (opt->conv & CONV_NOTRUNC)
+	    || ftruncate(out->fd, (off_t)size) == 0)
 		return;
 	err = errno;
 	if (out->stat_errno)
@@ -98,40 +121,4 @@ static void truncate_output(struct dd_run *run)
 				     " in output file %s",
 				     (unsigned long long)size,
 				     quote_always(out->name));
-}
-
-void open_output(struct dd_run *run)
-{
-	const struct dd_options *opt = run->opt;
-	const char *name = "standard output";
-	int fd = STDOUT_FILENO;
-
-	/* GNU checks this before opening: nothing is created or cut. */
-	if (run->plan.seek_too_large)
-		bb_error_msg_and_die("offset too large: cannot truncate to a length"
-				     " of seek=%llu (%llu-byte) blocks",
-				     (unsigned long long)opt->seek_records,
-				     (unsigned long long)opt->obs);
-	if (opt->output_path) {
-		int flags = opt->output_open_flags
-			| (opt->conv & CONV_NOCREAT ? 0 : O_CREAT)
-			| (opt->conv & CONV_EXCL ? O_EXCL : 0)
-			| (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC);
-
-		name = opt->output_path;
-		/* Read access lets seek= read over a tape's blocks; GNU asks
-		 * for it when seeking and falls back to write-only. */
-		fd = -1;
-		if (opt->seek_records)
-			fd = open_file(run, name, O_RDWR | flags);
-		if (fd < 0)
-			fd = open_file(run, name, O_WRONLY | flags);
-		if (fd < 0)
-			bb_perror_msg_and_die("failed to open %s", quote_always(name));
-	} else {
-		set_fd_flags(fd, opt->output_open_flags, name);
-	}
-	io_end_learn(&run->out, fd, name);
-	if (opt->output_path && opt->seek_records && !(opt->conv & CONV_NOTRUNC))
-		truncate_output(run);
 }

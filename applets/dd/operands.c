@@ -7,8 +7,7 @@
 
 #include "dd.h"
 
-/* GNU's limits (room for its slop; counts fit off_t), so that the same
- * operands are accepted and refused. */
+/* GNU's limits (room for its slop; counts fit off_t). */
 #define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
 #define MAX_COUNT ((uint64_t)INT64_MAX)
 
@@ -18,8 +17,7 @@ enum needs {
 	NEEDS_PROGRESS, NEEDS_BMAP,
 };
 
-/* Names inside the entries, the rest in bit-fields: 16-byte entries.
- * The longest name is "count_bytes". */
+/* 16-byte entries: the longest name is "count_bytes". */
 struct symbol {
 	char name[12];
 	unsigned value : 24;         /* CONV_*, FLAG_*, enum dd_status, O_* */
@@ -102,7 +100,6 @@ static const struct symbol status_symbols[] = {
 	{ "", 0, false, ALWAYS }
 };
 
-/* Is the word of len bytes at str the name? */
 static bool word_is(const char *str, size_t len, const char *name)
 {
 	return strncmp(str, name, len) == 0 && name[len] == '\0';
@@ -143,12 +140,7 @@ static void parse_symbols(char *list, const struct symbol *table,
 	}
 }
 
-static bool more_than_one(unsigned bits)
-{
-	return (bits & (bits - 1)) != 0;
-}
-
-/* GNU splits a count given in bytes into whole records plus bytes. */
+/* GNU splits a count in bytes into whole records plus bytes. */
 static void split_bytes(uint64_t n, uint64_t block, bool in_bytes,
 			uint64_t *records, uint64_t *bytes)
 {
@@ -179,9 +171,12 @@ static void check_conflicts(struct dd_options *opt)
 	if (opt->cbs == 0)
 		opt->conv &= ~(unsigned)(CONV_BLOCK | CONV_UNBLOCK);
 
-	for (size_t i = 0; i < ARRAY_SIZE(exclusive_convs); i++)
-		if (more_than_one(opt->conv & exclusive_convs[i].bits))
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive_convs); i++) {
+		unsigned given = opt->conv & exclusive_convs[i].bits;
+
+		if (given & (given - 1))
 			die_cannot_combine(exclusive_convs[i].what);
+	}
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
@@ -248,8 +243,7 @@ static enum operand find_operand(const char *name, size_t len)
 
 void parse_operands(struct dd_options *opt, char **argv)
 {
-	/* The sizes and counts by enum operand; a 'B' in a count's value
-	 * counts bytes (GNU 9.1: "7B", "1KiB"). */
+	/* By enum operand; a 'B' in a count's value counts bytes ("7B"). */
 	uint64_t values[OPERAND_SEEK + 1] = {
 		[OPERAND_IBS] = 512, [OPERAND_OBS] = 512, [OPERAND_COUNT] = MAX_COUNT,
 	};

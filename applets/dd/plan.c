@@ -1,7 +1,6 @@
 /*
  * plan.c - every limit that follows from the operands and the ends, and
- * the mover.  Pure functions (no syscall, no allocation): the fuzz
- * harness checks them directly.  docs/design.md has the reasons.
+ * the mover.  Pure functions: the fuzz harness checks them directly.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -80,10 +79,8 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 	/* GNU's separate output buffer, as large as the input can fill; it
 	 * grows on demand up to obs (conv=block can add bytes). */
 	plan->two_buffers = !opt->bs_given || opt->ibs != opt->obs || opt->reshaping;
-	plan->obuf_size = 0;
-	if (plan->two_buffers)
-		plan->obuf_size = min_u64(opt->obs, total > plan->ibuf_size
-					  ? total : plan->ibuf_size);
+	plan->obuf_size = plan->two_buffers ? min_u64(opt->obs,
+		total > plan->ibuf_size ? total : plan->ibuf_size) : 0;
 }
 
 /* A copy is plain when nothing looks at the bytes; sparse_ok lets
@@ -98,11 +95,9 @@ static bool is_plain(const struct dd_options *opt, bool sparse_ok)
 		&& !((opt->input_open_flags | opt->output_open_flags) & O_DIRECT);
 }
 
-/* Reading ahead pays where the writes must stay small: into a pipe at
- * obs <= PIPE_BUF, into a file with conv=sparse.  Only a file dd opened:
- * an inherited descriptor's offset may be shared.  iflag=fullblock
- * keeps a record whose read fails part-way from being written, here
- * and in the coalesced mover. */
+/* Reading ahead pays where the writes stay small (a pipe at obs <=
+ * PIPE_BUF, conv=sparse), from a file dd opened (an inherited offset may
+ * be shared); iflag=fullblock must not write a record cut by an error. */
 static bool read_ahead_pays(const struct dd_options *opt,
 			    const struct io_end *in, const struct io_end *out,
 			    bool plain)
@@ -176,14 +171,6 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 		plan->mover = MOVER_PER_RECORD;
 }
 
-/* Where writes only add bytes: files, block devices, pipes, /dev/null
- * (not a tape, where each write is a block). */
-static bool writes_only_add_bytes(const struct io_end *out)
-{
-	return S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
-		|| S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st);
-}
-
 /* Batches: one default pipe's worth at most; into a pipe, writes of at
  * most PIPE_BUF, atomic as each record's own write was. */
 enum { BATCH_SIZE = 64 << 10 };
@@ -192,9 +179,11 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out)
 {
 	uint64_t obs = opt->obs;
-	bool adds_bytes = writes_only_add_bytes(out);
+	/* Where writes only add bytes (not a tape, where each write is a
+	 * block), a record's steps and a batch may be separate writes. */
+	bool adds_bytes = S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
+		|| S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st);
 
-	/* A record's steps are separate writes. */
 	plan->record_steps &= adds_bytes;
 	choose_mover(plan, opt, in, out);
 
@@ -208,8 +197,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))
 	    || obs > BATCH_SIZE / 2)
 		return;
-	plan->batch_size = BATCH_SIZE / obs * obs;
-	plan->batch_write = plan->batch_size;
+	plan->batch_size = plan->batch_write = BATCH_SIZE / obs * obs;
 	if (io_end_is_pipe(out))
 		plan->batch_write = obs < PIPE_BUF ? PIPE_BUF / obs * obs : obs;
 }

@@ -17,6 +17,14 @@ BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
 	die_with_summary(run);
 }
 
+/* An output block, mapped on first use: fresh, it reads as zeros. */
+static unsigned char *output_block(struct dd_run *run, struct lazy_buffer *buf)
+{
+	if (!buf->data && lazy_buffer_alloc(buf, run->opt->obs) != 0)
+		die_memory_exhausted("output", run->opt->obs);
+	return buf->data;
+}
+
 /* Reads over one block: the input's as a record is read, the output's
  * (a tape opened read-write) into scratch.  Dies as GNU does on error,
  * the output's with the lseek's errno. */
@@ -37,9 +45,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 		tally_input_moved(run, (uint64_t)n);
 		return n;
 	}
-	if (!scratch->data && lazy_buffer_alloc(scratch, run->opt->obs) != 0)
-		die_memory_exhausted("output", run->opt->obs);
-	n = safe_read(run->out.fd, scratch->data, size);
+	n = safe_read(run->out.fd, output_block(run, scratch), size);
 	if (n < 0) {
 		errno = lseek_errno;
 		die_cannot_pass(run, false);
@@ -48,30 +54,19 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
-/* Writes a zero block past the output's end: a fresh mapping reads
- * as zeros. */
-static void write_zeros(struct dd_run *run, struct lazy_buffer *zeros,
-			size_t size)
+/* Passes skip= on the input or seek= on the output; returns the input's
+ * records not passed because it ended first.  A file that can seek, but
+ * not that far, is an error (GNU). */
+static uint64_t pass_over(struct dd_run *run, bool input)
 {
-	if (!zeros->data && lazy_buffer_alloc(zeros, run->opt->obs) != 0)
-		die_memory_exhausted("output", run->opt->obs);
-	if (write_output(run, zeros->data, size) != size) {
-		report_write_error(run, true);
-		die_with_summary(run);
-	}
-	tally_output_moved(run, size);
-}
-
-/* Passes records × block + bytes of the input (skip=) or the output
- * (seek=); returns the input's records not passed because it ended
- * first.  A file that can seek, but not that far, is an error (GNU). */
-static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
-			  uint64_t bytes)
-{
+	const struct dd_options *opt = run->opt;
+	uint64_t records = input ? opt->skip_records : opt->seek_records;
+	uint64_t bytes = input ? opt->skip_bytes : opt->seek_bytes;
 	const struct io_end *end = input ? &run->in : &run->out;
-	uint64_t block = input ? run->opt->ibs : run->opt->obs;
+	uint64_t block = input ? opt->ibs : opt->obs;
 	uint64_t wanted = input ? run->plan.skip_offset : run->plan.seek_offset;
-	struct lazy_buffer scratch = { NULL, 0 }, zeros = { NULL, 0 };
+	struct lazy_buffer buf = { NULL, 0 };
+	bool zeros = false;
 	int err;
 
 	if (!records && !bytes)
@@ -111,35 +106,45 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 	while (records || bytes) {
 		size_t size = records ? (size_t)block : (size_t)bytes;
 
-		if (zeros.data || read_over(run, input, size, &scratch, err) == 0) {
+		if (zeros || read_over(run, input, size, &buf, err) == 0) {
 			if (input)
 				break;
-			lazy_buffer_free(&scratch);
-			write_zeros(run, &zeros, size);
+			/* Past the output's end: zero blocks. */
+			if (!zeros)
+				lazy_buffer_free(&buf);
+			zeros = true;
+			if (write_output(run, output_block(run, &buf), size) != size) {
+				report_write_error(run, true);
+				die_with_summary(run);
+			}
+			tally_output_moved(run, size);
 		}
 		if (records)
 			records--;
 		else
 			bytes = 0;
 	}
-	lazy_buffer_free(&scratch);
-	lazy_buffer_free(&zeros);
+	lazy_buffer_free(&buf);
 	return records;
 }
+
+static bool skip_short;   /* skip= went past the input's end */
 
 void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
-	uint64_t records = pass_over(run, true, run->opt->skip_records,
-				     run->opt->skip_bytes);
+	uint64_t records = pass_over(run, true);
 
-	/* dd_main says so once the output is open. */
-	run->skip_short = records
+	skip_short = records
 		|| (!run->plan.skip_overflow
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
 
+/* GNU warns of a short skip= once the output is open and seek= done. */
 void seek_output(struct dd_run *run)
 {
-	pass_over(run, false, run->opt->seek_records, run->opt->seek_bytes);
+	pass_over(run, false);
+	if (skip_short && run->opt->status != STATUS_NONE)
+		bb_error_msg("%s: cannot skip to specified offset",
+			     quote_if_needed(run->in.name));
 }
