@@ -219,8 +219,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 
 /* buffers.c */
 void map_buffers(struct dd_run *run);
-void grow_input_buffer(struct dd_run *run, uint64_t want);
-void grow_output_buffer(struct dd_run *run, uint64_t want);
+void grow_buffer(struct dd_run *run, bool output, uint64_t want);
 BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
 /* position.c */
@@ -314,15 +313,11 @@ bool seek_over_zeros(struct dd_run *run, size_t len);
 void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_carry_ends(struct dd_run *run);
-void tally_carry_read(struct dd_run *run, size_t n);
-void tally_carry_written(struct dd_run *run, size_t n);
+void tally_carry(struct dd_run *run, size_t read, size_t written);
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
 void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
 void tally_truncated_record(struct dd_run *run);
-void tally_input_moved(struct dd_run *run, uint64_t n);
-void tally_output_moved(struct dd_run *run, uint64_t n);
-void tally_set_input_offset(struct dd_run *run, uint64_t offset);
-void tally_set_output_offset(struct dd_run *run, uint64_t offset);
+void tally_passed(struct dd_run *run, uint64_t in, uint64_t out);
 
 /* housekeeping.c */
 void install_signal_handlers(void);

@@ -25,7 +25,7 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		size_t room, chunk;
 
 		if (staged.fill == run->obuf.capacity)
-			grow_output_buffer(run, staged.fill + len);
+			grow_buffer(run, true, staged.fill + len);
 		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
 			- staged.fill;
 		chunk = len < room ? len : room;

@@ -34,7 +34,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 				print_summary(run);
 			die_with_summary(run);
 		}
-		tally_input_moved(run, (uint64_t)n);
+		tally_passed(run, (uint64_t)n, 0);
 		return n;
 	}
 	if (!scratch->data && lazy_buffer_alloc(scratch, run->opt->obs) != 0)
@@ -44,7 +44,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 		errno = lseek_errno;
 		die_cannot_pass(run, false);
 	}
-	tally_output_moved(run, (uint64_t)n);
+	tally_passed(run, 0, (uint64_t)n);
 	return n;
 }
 
@@ -59,7 +59,7 @@ static void write_zeros(struct dd_run *run, struct lazy_buffer *zeros,
 		report_write_error(run, true);
 		die_with_summary(run);
 	}
-	tally_output_moved(run, size);
+	tally_passed(run, 0, size);
 }
 
 /* Passes records × block + bytes of the input (skip=) or the output
@@ -83,7 +83,7 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 		uint64_t left = end->size - run->tally.in_offset;
 
 		if (!input) {
-			tally_output_moved(run, wanted);
+			tally_passed(run, 0, wanted);
 			return 0;
 		}
 		/* GNU fstats an input it skipped with lseek, to find its end. */
@@ -99,7 +99,7 @@ static uint64_t pass_over(struct dd_run *run, bool input, uint64_t records,
 			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
 				die_cannot_pass(run, input);
 		}
-		tally_input_moved(run, wanted);
+		tally_passed(run, wanted, 0);
 		return records;
 	}
 	err = errno;

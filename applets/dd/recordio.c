@@ -114,7 +114,7 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 			return false;
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
-		grow_input_buffer(run, capacity < size ? capacity : size);
+		grow_buffer(run, false, capacity < size ? capacity : size);
 	return true;
 }
 
@@ -161,9 +161,9 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 				held = capacity - *got;
 			if (!held)
 				break;
-			grow_input_buffer(run, *got + held);
+			grow_buffer(run, false, *got + held);
 		} else {
-			grow_input_buffer(run, *got + 1);
+			grow_buffer(run, false, *got + 1);
 		}
 		if (!in_steps)
 			read_steps_at(size, *got);
@@ -315,16 +315,14 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 	run->tally.bytes_out += n;
 }
 
-void tally_carry_read(struct dd_run *run, size_t n)
+/* Bytes of a record whose end is still to come (records.c's steps, a
+ * zero-copy mover's): read and written so far. */
+void tally_carry(struct dd_run *run, size_t read, size_t written)
 {
-	run->tally.in_offset += n;
-	run->tally.carry_in += n;
-}
-
-void tally_carry_written(struct dd_run *run, size_t n)
-{
-	tally_moved(run, n, false);
-	run->tally.carry_out += n;
+	run->tally.in_offset += read;
+	run->tally.carry_in += read;
+	tally_moved(run, written, false);
+	run->tally.carry_out += written;
 }
 
 /* A coalesced copy that moved `moved` bytes counts ibs-sized records:
@@ -345,24 +343,10 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* The input moved without a record (skip=, noerror's step over a bad
- * block), or the output without a write (seek=). */
-void tally_input_moved(struct dd_run *run, uint64_t n)
+/* The input or output moved without a record: where each starts,
+ * skip=, seek=, noerror's step over a bad block, a bmap's holes. */
+void tally_passed(struct dd_run *run, uint64_t in, uint64_t out)
 {
-	run->tally.in_offset += n;
-}
-
-void tally_output_moved(struct dd_run *run, uint64_t n)
-{
-	run->tally.out_offset += n;
-}
-
-void tally_set_input_offset(struct dd_run *run, uint64_t offset)
-{
-	run->tally.in_offset = offset;
-}
-
-void tally_set_output_offset(struct dd_run *run, uint64_t offset)
-{
-	run->tally.out_offset = offset;
+	run->tally.in_offset += in;
+	run->tally.out_offset += out;
 }

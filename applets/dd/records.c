@@ -24,7 +24,7 @@ static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 			return true;
 		errno = run->in.seek_errno;
 	} else {
-		tally_input_moved(run, bad);
+		tally_passed(run, bad, 0);
 		if (run->tally.in_offset > INT64_MAX) {
 			bb_error_msg("offset overflow while reading file %s",
 				     quote_always(run->in.name));
@@ -86,7 +86,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		n = read_record(run, want, &got);
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
-		tally_carry_read(run, want);
+		tally_carry(run, want, 0);
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
 			/* GNU read the whole record before writing: it is in
@@ -101,7 +101,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 			stop = STOP_WRITE_FAILED;
 			break;
 		}
-		tally_carry_written(run, want);
+		tally_carry(run, 0, want);
 		*size -= want;
 		tick_within_record(run);
 	}
