@@ -1,17 +1,16 @@
 /*
- * batch.c - the whole records an input pipe already holds, read in one
- * read and written together, counted as the record loop would count
- * them (plan.c's plan_batches; docs/design.md, "Batches from a pipe").
+ * batch.c - the whole records an input pipe holds, read in one read and
+ * written together, counted as the record loop would count them
+ * (docs/design.md, "Batches from a pipe").
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "dd.h"
 
-/* The batches' buffer and back-off: after a look at the pipe finds no
- * batch, `wait` records go one by one before the next look; the wait
- * doubles up to BACKOFF_MAX, so a producer writing a record at a time
- * costs few extra calls. */
+/* After a look at the pipe finds no batch, `wait` records go one by one
+ * before the next; the wait doubles up to BACKOFF_MAX, so a producer
+ * writing a record at a time costs few extra calls. */
 enum { BACKOFF_MAX = 64 };
 static struct {
 	struct lazy_buffer buf;
@@ -26,12 +25,9 @@ struct batch_count {
 	size_t out;      /* bytes of the write counted out */
 };
 
-/*
- * Count the batch's records, in order, up to the first whose block is
- * not all within the `written` bytes: each record read, then its block
- * written (one buffer: the record; two buffers: the block it completes,
- * if any).  With `failed`, that one counts too, as a write that failed.
- */
+/* Count the batch's records up to the first whose block is not all in
+ * the `written` bytes: each read, then its block (one buffer: the record;
+ * two: the block it completes, if any); `failed` counts that one too. */
 static void count_records(struct dd_run *run, struct batch_count *c,
 			  size_t written, bool failed)
 {
@@ -123,7 +119,7 @@ size_t records_for_batch(struct dd_run *run)
 
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
-	struct batch_count c = { 0, 0, 0, 0 };
+	struct batch_count c = { 0 };
 	unsigned char *data = batches.buf.data;
 	size_t end;
 	enum dd_stop stop;

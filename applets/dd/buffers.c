@@ -1,7 +1,6 @@
 /*
  * buffers.c - map the buffers the plan asks for, before the output is
- * opened, and grow them (mremap) when a bound turns out wrong.  Fresh
- * mappings cost only the bytes they carry.
+ * opened, and grow them (mremap) when a bound turns out wrong.
  */
 #include "dd.h"
 

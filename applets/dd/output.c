@@ -1,7 +1,6 @@
 /*
- * output.c - the two-buffer shape's output block (written through
- * recordio.c), and the end of the copy: the size after a final hole,
- * the syncs.
+ * output.c - the two-buffer shape's output block, and the end of the
+ * copy: the size after a final hole, the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,13 +56,10 @@ size_t take_staged_output(struct dd_run *run, unsigned char *dst)
 
 enum dd_stop flush_output(struct dd_run *run)
 {
-	enum dd_stop stop;
+	size_t fill = staged.fill;
 
-	if (!staged.fill)
-		return STOP_NONE;
-	stop = write_tallied(run, run->obuf.data, staged.fill, false);
 	staged.fill = 0;
-	return stop;
+	return fill ? write_tallied(run, run->obuf.data, fill, false) : STOP_NONE;
 }
 
 /* This takes a second fstat, as in GNU (whose failure GNU reports). */

@@ -1,7 +1,6 @@
 /*
- * recordio.c - the record I/O layer: one record read and one block
- * written, as GNU's iread and iwrite; and the tally, whose only writer
- * this file is: every mover reports what it moved through tally_*.
+ * recordio.c - one record read and one block written, as GNU's iread and
+ * iwrite; and the tally, whose only writer this file is (tally_*).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,18 +70,6 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
-{
-	ssize_t n = read_restarting(run, buf, size);
-
-	/* O_DIRECT's read past a short last block may fail: the end. */
-	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
-	    && follows_short_read(size))
-		n = 0;
-	note_read_size(run, n, size);
-	return n;
-}
-
 /* To the partial-read rules a batch is its records: the first follows
  * the read before it, the last is the one before the next. */
 ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
@@ -135,21 +122,23 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
 
-		n = read_once(run, run->ibuf.data + *got, want);
+		n = read_restarting(run, run->ibuf.data + *got, want);
+		/* O_DIRECT's read past a short last block may fail: the end. */
+		if (n < 0 && errno == EINVAL && follows_short_read(want)
+		    && (run->opt->input_open_flags & O_DIRECT))
+			n = 0;
+		note_read_size(run, n, want);
 		if (n <= 0)
 			break;
 		*got += (size_t)n;
 		if (*got == size)
 			break;
-		if ((size_t)n < want) {
-			if (fullblock)
-				continue;
-			break;
-		}
+		if ((size_t)n < want && fullblock)
+			continue;
 		/* The buffer is full, the record not.  A pipe's one read
 		 * returns what it holds, up to its capacity now; a buffer
 		 * just fitted to it already was that read. */
-		if (fitted && !fullblock)
+		if (((size_t)n < want || fitted) && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
 			size_t capacity = io_end_is_pipe(&run->in)

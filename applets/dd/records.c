@@ -1,7 +1,6 @@
 /*
- * records.c - the record loop: read a record, convert it, write it, as
- * GNU dd does.  One buffer (bs=, no reshaping): each read is written as
- * it came; two buffers: records go through conv_record() into obs blocks.
+ * records.c - GNU's record loop: read, convert, write.  One buffer: each
+ * read is written as it came; two: records go through conv_record().
  */
 #include <errno.h>
 #include <string.h>
