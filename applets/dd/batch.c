@@ -120,26 +120,21 @@ size_t records_for_batch(struct dd_run *run)
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
 	struct batch_count c = { 0 };
-	unsigned char *data = batches.buf.data;
+	/* Two buffers: the staged bytes go before the records, to begin
+	 * the first block. */
+	unsigned char *data = batches.buf.data + run->opt->obs;
 	size_t end;
 	enum dd_stop stop;
 	ssize_t n;
 
-	/* Two buffers: the staged bytes begin the first block. */
+	n = read_batch(run, data, records * (size_t)run->opt->ibs);
+	*len = n;
+	if (n <= 0)
+		return STOP_NONE;
+	c.got = (size_t)n;
 	if (run->plan.two_buffers)
 		c.staged = take_staged_output(run, data);
-	n = read_batch(run, data + c.staged, records * (size_t)run->opt->ibs);
-	*len = n;
-	if (n <= 0) {
-		int err = errno;
-
-		/* Nothing was taken: put back what was staged. */
-		if (c.staged)
-			stage_output(run, data, c.staged);
-		errno = err;
-		return STOP_NONE;
-	}
-	c.got = (size_t)n;
+	data -= c.staged;
 
 	/* Two buffers: the whole blocks are written, the rest staged. */
 	end = c.got;

@@ -256,9 +256,9 @@ enum dd_stop conv_finish(struct dd_run *run);
  * staging stops: staging_outcome() is STOP_BLOCK_FAILED from then on. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 enum dd_stop staging_outcome(void);
-/* Move the staged bytes (fewer than obs) to dst, leaving none staged;
- * returns how many (batch.c writes them with the blocks they begin). */
-size_t take_staged_output(struct dd_run *run, unsigned char *dst);
+/* Move the staged bytes (fewer than obs) to just before end; returns
+ * how many (batch.c writes them with the blocks they begin). */
+size_t take_staged_output(struct dd_run *run, unsigned char *end);
 /* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run);
 /* A copy that ended in a hole (conv=sparse) gets its full size.  False

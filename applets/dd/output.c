@@ -45,11 +45,11 @@ enum dd_stop staging_outcome(void)
 	return staged.failed ? STOP_BLOCK_FAILED : STOP_NONE;
 }
 
-size_t take_staged_output(struct dd_run *run, unsigned char *dst)
+size_t take_staged_output(struct dd_run *run, unsigned char *end)
 {
 	size_t fill = staged.fill;
 
-	memcpy(dst, run->obuf.data, fill);
+	memcpy(end - fill, run->obuf.data, fill);
 	staged.fill = 0;
 	return fill;
 }
