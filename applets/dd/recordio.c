@@ -202,8 +202,7 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	run->final_op_was_seek = false;
 	/* A record a write already began (the read-ahead's) is written. */
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && !run->tally.carry_out
-	    && bb_is_all_zero(data, len)
+	    && !run->tally.carry_out && bb_is_all_zero(data, len)
 	    && seek_over_zeros(run, len))
 		return len;
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
@@ -273,8 +272,7 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
 
-	t->bytes_out += written;
-	t->out_offset += written;
+	tally_moved(run, written, false);
 	if (written == wanted && t->carry_out + wanted == run->opt->obs)
 		t->out_full++;
 	else if (written || t->carry_out)
