@@ -122,16 +122,21 @@ enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 	struct batch_count c = { 0 };
 	/* Two buffers: the staged bytes go before the records, to begin
 	 * the first block. */
-	unsigned char *data = batches.buf.data + run->opt->obs;
-	size_t end;
+	size_t bs = (size_t)run->opt->obs, end;   /* = ibs: batches are plain */
+	unsigned char *data = batches.buf.data + bs;
 	enum dd_stop stop;
 	ssize_t n;
 
-	n = read_batch(run, data, records * (size_t)run->opt->ibs);
+	n = read_restarting(run, data, records * bs);
 	*len = n;
 	if (n <= 0)
 		return STOP_NONE;
 	c.got = (size_t)n;
+	/* To the partial-read rules a batch is its records: the first
+	 * follows the read before it, the last is the one before the next. */
+	note_read_size(run, (ssize_t)bs, bs);
+	if (c.got % bs)
+		note_read_size(run, (ssize_t)(c.got % bs), bs);
 	if (run->plan.two_buffers)
 		c.staged = take_staged_output(run, data);
 	data -= c.staged;
@@ -139,8 +144,7 @@ enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 	/* Two buffers: the whole blocks are written, the rest staged. */
 	end = c.got;
 	if (run->plan.two_buffers)
-		end = (c.staged + c.got) / (size_t)run->opt->obs
-			* (size_t)run->opt->obs;
+		end = (c.staged + c.got) / bs * bs;
 	stop = write_batch(run, data, end, &c);
 	if (stop != STOP_NONE)
 		return stop;

@@ -278,8 +278,7 @@ bool next_record_size(const struct dd_run *run, size_t *size);
  * is what ibuf holds (after a failed fullblock read, what came before). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
 /* One read(2) of the input, restarted after acting on a signal, for the
- * movers that read it themselves (read_batch: whole records, batch.c). */
-ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
+ * movers that read it themselves; -1 with errno. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);

@@ -70,21 +70,6 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/* To the partial-read rules a batch is its records: the first follows
- * the read before it, the last is the one before the next. */
-ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
-{
-	size_t ibs = (size_t)run->opt->ibs;
-	ssize_t n = read_restarting(run, buf, size);
-
-	if (n <= 0)
-		return n;
-	note_read_size(run, (ssize_t)ibs, ibs);
-	if ((size_t)n % ibs)
-		note_read_size(run, (ssize_t)((size_t)n % ibs), ibs);
-	return n;
-}
-
 /* The pipe's writer may have raised it since the buffer was sized, and
  * wakes the reader only once it is full or its write done: the capacity
  * is asked after the wait.  True when the buffer then fits one read. */
