@@ -13,12 +13,12 @@
 /* The output block being filled. */
 static struct {
 	size_t fill;             /* bytes staged in run->obuf */
-	bool failed;             /* a staged block's write failed */
+	enum dd_stop outcome;    /* STOP_BLOCK_FAILED once a write failed */
 } staged;
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	while (len && !staged.failed) {
+	while (len && staged.outcome == STOP_NONE) {
 		/* A block the zero-copy mover began is shorter by that much. */
 		size_t block = (size_t)run->opt->obs - run->tally.carry_out;
 		size_t room, chunk;
@@ -33,8 +33,8 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		data += chunk;
 		len -= chunk;
 		if (staged.fill == block) {
-			staged.failed = write_tallied(run, run->obuf.data, block,
-						      true) != STOP_NONE;
+			staged.outcome = write_tallied(run, run->obuf.data,
+						       block, true);
 			staged.fill = 0;
 		}
 	}
@@ -42,7 +42,7 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 
 enum dd_stop staging_outcome(void)
 {
-	return staged.failed ? STOP_BLOCK_FAILED : STOP_NONE;
+	return staged.outcome;
 }
 
 size_t take_staged_output(struct dd_run *run, unsigned char *end)

@@ -117,10 +117,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 
 	/* A record the zero-copy mover read but could not write. */
 	if (run->pending) {
-		size_t len = run->pending;
-
+		stop = write_tallied(run, run->ibuf.data, run->pending, false);
 		run->pending = 0;
-		stop = write_tallied(run, run->ibuf.data, len, false);
 	}
 	while (stop == STOP_NONE) {
 		size_t size, got = 0, records = 0;
@@ -152,11 +150,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		}
 		if (len <= 0) {
 			tally_carry_ends(run);
-			if (len == 0) {
-				stop = STOP_DONE;
-				break;
-			}
-			stop = handle_read_error(run, partread, &len);
+			stop = len == 0 ? STOP_DONE
+				: handle_read_error(run, partread, &len);
 			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {
