@@ -323,7 +323,8 @@ bool retry_after(struct dd_run *run);
 /* Once per loop turn: act on signals, print the progress line, let
  * nocache drop what was passed. */
 void tick(struct dd_run *run);
-/* The same, less the signals: between the steps of a record. */
+/* The same, less the signals: between the steps of a record, whose end
+ * they wait for, as for one read and one write. */
 void tick_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */

@@ -71,8 +71,6 @@ void tick(struct dd_run *run)
 	tick_within_record(run);
 }
 
-/* Between the steps of a large record: signals wait for its end, as
- * they would for one read and one write of it. */
 void tick_within_record(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS)
