@@ -10,7 +10,7 @@
 
 #include "jobs.h"
 
-/* The output block being filled. */
+/* The output block being filled (two buffers). */
 static struct {
 	size_t fill;             /* bytes staged in run->obuf */
 	enum dd_stop outcome;    /* STOP_BLOCK_FAILED once a write failed */
@@ -77,7 +77,6 @@ bool extend_after_final_hole(struct dd_run *run)
 		if (!S_ISREG(st.st_mode) || end <= st.st_size
 		    || ftruncate(run->out.fd, end) == 0)
 			return true;
-		/* %llu: the message ends.c has too. */
 		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
 			      (unsigned long long)end, quote_always(run->out.name));
 	}

@@ -137,7 +137,6 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		    && size == opt->ibs)
 			records = records_for_batch(run);
 		if (records) {
-			/* Several records, moved and counted (batch.c). */
 			stop = copy_batch(run, records, &len);
 			if (stop != STOP_NONE || len > 0)
 				continue;
