@@ -1,17 +1,16 @@
 /*
- * batch.c - the whole records an input pipe already holds, read in one
- * read and written together, counted as the record loop would count
- * them (plan.c's plan_batches; docs/design.md, "Batches from a pipe").
+ * batch.c - the whole records an input pipe holds, read in one read and
+ * written together, counted as the record loop would count them
+ * (docs/design.md, "Batches from a pipe").
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "dd.h"
 
-/* The batches' buffer and back-off: after a look at the pipe finds no
- * batch, `wait` records go one by one before the next look; the wait
- * doubles up to BACKOFF_MAX, so a producer writing a record at a time
- * costs few extra calls. */
+/* After a look at the pipe finds no batch, `wait` records go one by one
+ * before the next; the wait doubles up to BACKOFF_MAX, so a producer
+ * writing a record at a time costs few extra calls. */
 enum { BACKOFF_MAX = 64 };
 static struct {
 	struct lazy_buffer buf;
@@ -26,12 +25,9 @@ struct batch_count {
 	size_t out;      /* bytes of the write counted out */
 };
 
-/*
- * Count the batch's records, in order, up to the first whose block is
- * not all within the `written` bytes: each record read, then its block
- * written (one buffer: the record; two buffers: the block it completes,
- * if any).  With `failed`, that one counts too, as a write that failed.
- */
+/* Count the batch's records up to the first whose block is not all in
+ * the `written` bytes: each read, then its block (one buffer: the record;
+ * two: the block it completes, if any); `failed` counts that one too. */
 static void count_records(struct dd_run *run, struct batch_count *c,
 			  size_t written, bool failed)
 {
@@ -123,33 +119,32 @@ size_t records_for_batch(struct dd_run *run)
 
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
-	struct batch_count c = { 0, 0, 0, 0 };
-	unsigned char *data = batches.buf.data;
-	size_t end;
+	struct batch_count c = { 0 };
+	/* Two buffers: the staged bytes go before the records, to begin
+	 * the first block. */
+	size_t bs = (size_t)run->opt->obs, end;   /* = ibs: batches are plain */
+	unsigned char *data = batches.buf.data + bs;
 	enum dd_stop stop;
 	ssize_t n;
 
-	/* Two buffers: the staged bytes begin the first block. */
+	n = read_restarting(run, data, records * bs);
+	*len = n;
+	if (n <= 0)
+		return STOP_NONE;
+	c.got = (size_t)n;
+	/* To the partial-read rules a batch is its records: the first
+	 * follows the read before it, the last is the one before the next. */
+	note_read_size(run, (ssize_t)bs, bs);
+	if (c.got % bs)
+		note_read_size(run, (ssize_t)(c.got % bs), bs);
 	if (run->plan.two_buffers)
 		c.staged = take_staged_output(run, data);
-	n = read_batch(run, data + c.staged, records * (size_t)run->opt->ibs);
-	*len = n;
-	if (n <= 0) {
-		int err = errno;
-
-		/* Nothing was taken: put back what was staged. */
-		if (c.staged)
-			stage_output(run, data, c.staged);
-		errno = err;
-		return STOP_NONE;
-	}
-	c.got = (size_t)n;
+	data -= c.staged;
 
 	/* Two buffers: the whole blocks are written, the rest staged. */
 	end = c.got;
 	if (run->plan.two_buffers)
-		end = (c.staged + c.got) / (size_t)run->opt->obs
-			* (size_t)run->opt->obs;
+		end = (c.staged + c.got) / bs * bs;
 	stop = write_batch(run, data, end, &c);
 	if (stop != STOP_NONE)
 		return stop;

@@ -202,7 +202,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 			return false;
 		}
 		bmap.image_pos = to;
-		tally_input_moved(run, gap);
+		tally_passed(run, gap, 0);
 		return true;
 	}
 	while (bmap.image_pos < to) {
@@ -210,7 +210,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 
 		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, BMAP_STEP)))
 			return false;
-		tally_input_moved(run, bmap.image_pos - before);
+		tally_passed(run, bmap.image_pos - before, 0);
 		tick(run);
 	}
 	return true;
@@ -284,7 +284,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
 		return STOP_WRITE_FAILED;
 	}
-	tally_output_moved(run, out_at - run->tally.out_offset);
+	tally_passed(run, 0, out_at - run->tally.out_offset);
 	while (left) {
 		size_t len = (size_t)min_u64(left, BMAP_STEP), done;
 

@@ -1,7 +1,6 @@
 /*
  * buffers.c - map the buffers the plan asks for, before the output is
- * opened, and grow them (mremap) when a bound turns out wrong.  Fresh
- * mappings cost only the bytes they carry.
+ * opened, and grow them (mremap) when a bound turns out wrong.
  */
 #include "dd.h"
 
@@ -23,25 +22,17 @@ void map_buffers(struct dd_run *run)
 		die_memory_exhausted("output", run->opt->obs);
 }
 
-/* Grow buf to hold at least want bytes, at most limit (a block size, so
- * below 2^63: doubling can't overflow); doubling keeps mremaps few. */
-static void grow_buffer(struct lazy_buffer *buf, uint64_t want, uint64_t limit,
-			const char *which)
+/* Grow run->ibuf or run->obuf to hold at least want bytes, at most its
+ * block size (below 2^63: doubling can't overflow); doubling keeps
+ * mremaps few. */
+void grow_buffer(struct dd_run *run, bool output, uint64_t want)
 {
+	struct lazy_buffer *buf = output ? &run->obuf : &run->ibuf;
+	uint64_t limit = output ? run->opt->obs : run->opt->ibs;
 	uint64_t size = buf->capacity;
 
 	while (size < want && size < limit)
 		size *= 2;
 	if (lazy_buffer_grow(buf, min_u64(size, limit)) != 0)
-		die_memory_exhausted(which, limit);
-}
-
-void grow_input_buffer(struct dd_run *run, uint64_t want)
-{
-	grow_buffer(&run->ibuf, want, run->opt->ibs, "input");
-}
-
-void grow_output_buffer(struct dd_run *run, uint64_t want)
-{
-	grow_buffer(&run->obuf, want, run->opt->obs, "output");
+		die_memory_exhausted(output ? "output" : "input", limit);
 }

@@ -1,7 +1,6 @@
 /*
- * cache.c - iflag=nocache and oflag=nocache (FEATURE_DD_NOCACHE), on
- * libbb's cache_dropper: each side's footprint stays at about two
- * windows, and what dd touched is dropped at the end (docs/design.md).
+ * cache.c - iflag=nocache and oflag=nocache on libbb's cache_dropper:
+ * about two windows a side, the rest dropped at the end (docs/design.md).
  */
 #include <errno.h>
 #include <fcntl.h>

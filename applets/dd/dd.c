@@ -176,14 +176,14 @@ int dd_main(int argc, char **argv)
 		bmap_prepare(&run);
 	plan_input(&run.plan, &opt, &run.in);
 	map_buffers(&run);
-	tally_set_input_offset(&run, run.in.offset);
+	tally_passed(&run, run.in.offset, 0);
 	report_start(&run);
 	skip_input(&run);
 	opening_output = monotonic_ns();
 	open_output(&run);
 	if (ENABLE_FEATURE_DD_VERIFY)
 		verify_check_output(&run);
-	tally_set_output_offset(&run, run.out.offset);
+	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
 	/* GNU's clock starts once the output is open (a fifo waits for a
 	 * reader), before it skips; it warns then, too. */

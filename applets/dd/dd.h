@@ -210,8 +210,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 
 /* buffers.c */
 void map_buffers(struct dd_run *run);
-void grow_input_buffer(struct dd_run *run, uint64_t want);
-void grow_output_buffer(struct dd_run *run, uint64_t want);
+void grow_buffer(struct dd_run *run, bool output, uint64_t want);
 BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
 /* position.c */
@@ -242,15 +241,14 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
  * outcomes. */
 enum dd_stop conv_finish(struct dd_run *run);
 
-/* output.c */
-/* Append bytes to the output block, writing each full obs block as it
- * fills (two_buffers only).  A write that fails is reported, and
- * staging stops: staging_outcome() is STOP_BLOCK_FAILED from then on. */
+/* output.c.  Append bytes to the output block, writing each full obs
+ * block as it fills (two_buffers only); after a failed write (reported)
+ * staging stops, and staging_outcome() is STOP_BLOCK_FAILED. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 enum dd_stop staging_outcome(void);
-/* Move the staged bytes (fewer than obs) to dst, leaving none staged;
- * returns how many (batch.c writes them with the blocks they begin). */
-size_t take_staged_output(struct dd_run *run, unsigned char *dst);
+/* Move the staged bytes (fewer than obs) to just before end; returns
+ * how many (batch.c writes them with the blocks they begin). */
+size_t take_staged_output(struct dd_run *run, unsigned char *end);
 /* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run);
 /* A copy that ended in a hole (conv=sparse) gets its full size.  False
@@ -266,16 +264,12 @@ bool sync_output(struct dd_run *run);
 /* How much the next record may read: ibs, or what count= in bytes
  * leaves for the last one.  False once count= records are in. */
 bool next_record_size(const struct dd_run *run, size_t *size);
-/* Read one record of up to size bytes into ibuf, as one read(2) would
- * (or, with iflag=fullblock, as many as fill it).  Returns its length,
- * 0 at end of input, or -1 with errno; *got is what ibuf holds of it
- * (on a fullblock read that failed, the bytes before the error). */
+/* Read a record of up to size bytes into ibuf as one read(2) would (or
+ * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
+ * is what ibuf holds (after a failed fullblock read, what came before). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read of a batch of whole records (batch.c): its length, 0 at end
- * of input, or -1 with errno. */
-ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size);
-/* One read(2) of the input, restarted after acting on a signal, for
- * the movers that read the input themselves; -1 with errno. */
+/* One read(2) of the input, restarted after acting on a signal, for the
+ * movers that read it themselves; -1 with errno. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
@@ -284,11 +278,10 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size);
 void read_steps_at(size_t whole, size_t before);
 
 /* recordio.c: writing */
-/* Write len bytes (GNU's iwrite): returns how many were written; fewer
- * than len with errno set. */
+/* Write len bytes (GNU's iwrite): how many were written, fewer with
+ * errno set.  write_step: a step of a large record, never its short last
+ * block (no O_DIRECT drop). */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
-/* The same for a step of a large record, which is never its short last
- * block (records.c). */
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
 /* The one report of a write error, in GNU's words for the path: "writing
  * to" for a block of the output buffer (block), else "error writing". */
@@ -305,15 +298,11 @@ bool seek_over_zeros(struct dd_run *run, size_t len);
 void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_carry_ends(struct dd_run *run);
-void tally_carry_read(struct dd_run *run, size_t n);
-void tally_carry_written(struct dd_run *run, size_t n);
+void tally_carry(struct dd_run *run, size_t read, size_t written);
 void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
 void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
 void tally_truncated_record(struct dd_run *run);
-void tally_input_moved(struct dd_run *run, uint64_t n);
-void tally_output_moved(struct dd_run *run, uint64_t n);
-void tally_set_input_offset(struct dd_run *run, uint64_t offset);
-void tally_set_output_offset(struct dd_run *run, uint64_t offset);
+void tally_passed(struct dd_run *run, uint64_t in, uint64_t out);
 
 /* housekeeping.c */
 void install_signal_handlers(void);
@@ -325,7 +314,8 @@ bool retry_after(struct dd_run *run);
 /* Once per loop turn: act on signals, print the progress line, let
  * nocache drop what was passed. */
 void tick(struct dd_run *run);
-/* The same, less the signals: between the steps of a record. */
+/* The same, less the signals: between the steps of a record, whose end
+ * they wait for, as for one read and one write. */
 void tick_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */

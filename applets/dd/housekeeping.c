@@ -1,7 +1,6 @@
 /*
- * housekeeping.c - what happens between moves: SIGINT and SIGUSR1 (the
- * handlers only set flags, process_signals acts on them), and tick(), a
- * mover's turn: signals, the progress line, nocache's drops.
+ * housekeeping.c - between moves: SIGINT and SIGUSR1 (the handlers set
+ * flags, process_signals acts), and tick(): signals, progress, nocache.
  */
 #include <errno.h>
 #include <signal.h>
@@ -34,9 +33,8 @@ void install_signal_handlers(void)
 	 * one while the summary prints kills. */
 	if (sigaction(SIGINT, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
 		sigaction(SIGINT, &action, NULL);
-	/* SIGUSR1 is caught even when ignored, as GNU does (its manual
-	 * ignores it first, so that an early one can't kill dd); with
-	 * POSIXLY_CORRECT it keeps its default action, as in GNU. */
+	/* SIGUSR1 is caught even when ignored, as by GNU (whose manual
+	 * ignores it first); with POSIXLY_CORRECT it keeps its default. */
 	action.sa_flags = 0;
 	if (ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT"))
 		sigaction(SIGUSR1, &action, NULL);
@@ -73,8 +71,6 @@ void tick(struct dd_run *run)
 	tick_within_record(run);
 }
 
-/* Between the steps of a large record: signals wait for its end, as
- * they would for one read and one write of it. */
 void tick_within_record(struct dd_run *run)
 {
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS)

@@ -1,7 +1,6 @@
 /*
- * output.c - the two-buffer shape's output block (written through
- * recordio.c), and the end of the copy: the size after a final hole,
- * the syncs.
+ * output.c - the two-buffer shape's output block, and the end of the
+ * copy: the size after a final hole, the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,21 +10,21 @@
 
 #include "jobs.h"
 
-/* The output block being filled. */
+/* The output block being filled (two buffers). */
 static struct {
 	size_t fill;             /* bytes staged in run->obuf */
-	bool failed;             /* a staged block's write failed */
+	enum dd_stop outcome;    /* STOP_BLOCK_FAILED once a write failed */
 } staged;
 
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
-	while (len && !staged.failed) {
+	while (len && staged.outcome == STOP_NONE) {
 		/* A block the zero-copy mover began is shorter by that much. */
 		size_t block = (size_t)run->opt->obs - run->tally.carry_out;
 		size_t room, chunk;
 
 		if (staged.fill == run->obuf.capacity)
-			grow_output_buffer(run, staged.fill + len);
+			grow_buffer(run, true, staged.fill + len);
 		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
 			- staged.fill;
 		chunk = len < room ? len : room;
@@ -34,8 +33,8 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		data += chunk;
 		len -= chunk;
 		if (staged.fill == block) {
-			staged.failed = write_tallied(run, run->obuf.data, block,
-						      true) != STOP_NONE;
+			staged.outcome = write_tallied(run, run->obuf.data,
+						       block, true);
 			staged.fill = 0;
 		}
 	}
@@ -43,27 +42,24 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 
 enum dd_stop staging_outcome(void)
 {
-	return staged.failed ? STOP_BLOCK_FAILED : STOP_NONE;
+	return staged.outcome;
 }
 
-size_t take_staged_output(struct dd_run *run, unsigned char *dst)
+size_t take_staged_output(struct dd_run *run, unsigned char *end)
 {
 	size_t fill = staged.fill;
 
-	memcpy(dst, run->obuf.data, fill);
+	memcpy(end - fill, run->obuf.data, fill);
 	staged.fill = 0;
 	return fill;
 }
 
 enum dd_stop flush_output(struct dd_run *run)
 {
-	enum dd_stop stop;
+	size_t fill = staged.fill;
 
-	if (!staged.fill)
-		return STOP_NONE;
-	stop = write_tallied(run, run->obuf.data, staged.fill, false);
 	staged.fill = 0;
-	return stop;
+	return fill ? write_tallied(run, run->obuf.data, fill, false) : STOP_NONE;
 }
 
 /* This takes a second fstat, as in GNU (whose failure GNU reports). */
@@ -81,7 +77,6 @@ bool extend_after_final_hole(struct dd_run *run)
 		if (!S_ISREG(st.st_mode) || end <= st.st_size
 		    || ftruncate(run->out.fd, end) == 0)
 			return true;
-		/* %llu: the message ends.c has too. */
 		bb_perror_msg("failed to truncate to %llu bytes in output file %s",
 			      (unsigned long long)end, quote_always(run->out.name));
 	}

@@ -42,7 +42,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 				print_summary(run);
 			die_with_summary(run);
 		}
-		tally_input_moved(run, (uint64_t)n);
+		tally_passed(run, (uint64_t)n, 0);
 		return n;
 	}
 	n = safe_read(run->out.fd, output_block(run, scratch), size);
@@ -50,7 +50,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 		errno = lseek_errno;
 		die_cannot_pass(run, false);
 	}
-	tally_output_moved(run, (uint64_t)n);
+	tally_passed(run, 0, (uint64_t)n);
 	return n;
 }
 
@@ -78,7 +78,7 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 		uint64_t left = end->size - run->tally.in_offset;
 
 		if (!input) {
-			tally_output_moved(run, wanted);
+			tally_passed(run, 0, wanted);
 			return 0;
 		}
 		/* GNU fstats an input it skipped with lseek, to find its end. */
@@ -94,7 +94,7 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
 				die_cannot_pass(run, input);
 		}
-		tally_input_moved(run, wanted);
+		tally_passed(run, wanted, 0);
 		return records;
 	}
 	err = errno;
@@ -117,7 +117,7 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 				report_write_error(run, true);
 				die_with_summary(run);
 			}
-			tally_output_moved(run, size);
+			tally_passed(run, 0, size);
 		}
 		if (records)
 			records--;

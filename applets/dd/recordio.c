@@ -1,7 +1,6 @@
 /*
- * recordio.c - the record I/O layer: one record read and one block
- * written, as GNU's iread and iwrite; and the tally, whose only writer
- * this file is: every mover reports what it moved through tally_*.
+ * recordio.c - one record read and one block written, as GNU's iread and
+ * iwrite; and the tally, whose only writer this file is (tally_*).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,33 +70,6 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-static ssize_t read_once(struct dd_run *run, unsigned char *buf, size_t size)
-{
-	ssize_t n = read_restarting(run, buf, size);
-
-	/* O_DIRECT's read past a short last block may fail: the end. */
-	if (n < 0 && errno == EINVAL && (run->opt->input_open_flags & O_DIRECT)
-	    && follows_short_read(size))
-		n = 0;
-	note_read_size(run, n, size);
-	return n;
-}
-
-/* To the partial-read rules a batch is its records: the first follows
- * the read before it, the last is the one before the next. */
-ssize_t read_batch(struct dd_run *run, unsigned char *buf, size_t size)
-{
-	size_t ibs = (size_t)run->opt->ibs;
-	ssize_t n = read_restarting(run, buf, size);
-
-	if (n <= 0)
-		return n;
-	note_read_size(run, (ssize_t)ibs, ibs);
-	if ((size_t)n % ibs)
-		note_read_size(run, (ssize_t)((size_t)n % ibs), ibs);
-	return n;
-}
-
 /* The pipe's writer may have raised it since the buffer was sized, and
  * wakes the reader only once it is full or its write done: the capacity
  * is asked after the wait.  True when the buffer then fits one read. */
@@ -114,7 +86,7 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 			return false;
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
-		grow_input_buffer(run, capacity < size ? capacity : size);
+		grow_buffer(run, false, capacity < size ? capacity : size);
 	return true;
 }
 
@@ -135,21 +107,23 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
 
-		n = read_once(run, run->ibuf.data + *got, want);
+		n = read_restarting(run, run->ibuf.data + *got, want);
+		/* O_DIRECT's read past a short last block may fail: the end. */
+		if (n < 0 && errno == EINVAL && follows_short_read(want)
+		    && (run->opt->input_open_flags & O_DIRECT))
+			n = 0;
+		note_read_size(run, n, want);
 		if (n <= 0)
 			break;
 		*got += (size_t)n;
 		if (*got == size)
 			break;
-		if ((size_t)n < want) {
-			if (fullblock)
-				continue;
-			break;
-		}
+		if ((size_t)n < want && fullblock)
+			continue;
 		/* The buffer is full, the record not.  A pipe's one read
 		 * returns what it holds, up to its capacity now; a buffer
 		 * just fitted to it already was that read. */
-		if (fitted && !fullblock)
+		if (((size_t)n < want || fitted) && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
 			size_t capacity = io_end_is_pipe(&run->in)
@@ -161,9 +135,9 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 				held = capacity - *got;
 			if (!held)
 				break;
-			grow_input_buffer(run, *got + held);
+			grow_buffer(run, false, *got + held);
 		} else {
-			grow_input_buffer(run, *got + 1);
+			grow_buffer(run, false, *got + 1);
 		}
 		if (!in_steps)
 			read_steps_at(size, *got);
@@ -213,8 +187,7 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	run->final_op_was_seek = false;
 	/* A record a write already began (the read-ahead's) is written. */
 	if (ENABLE_FEATURE_DD_CONV && (run->opt->conv & CONV_SPARSE)
-	    && !run->sparse_off && !run->tally.carry_out
-	    && bb_is_all_zero(data, len)
+	    && !run->tally.carry_out && bb_is_all_zero(data, len)
 	    && seek_over_zeros(run, len))
 		return len;
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
@@ -284,8 +257,7 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
 
-	t->bytes_out += written;
-	t->out_offset += written;
+	tally_moved(run, written, false);
 	if (written == wanted && t->carry_out + wanted == run->opt->obs)
 		t->out_full++;
 	else if (written || t->carry_out)
@@ -315,16 +287,14 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 	run->tally.bytes_out += n;
 }
 
-void tally_carry_read(struct dd_run *run, size_t n)
+/* Bytes of a record whose end is still to come (records.c's steps, a
+ * zero-copy mover's): read and written so far. */
+void tally_carry(struct dd_run *run, size_t read, size_t written)
 {
-	run->tally.in_offset += n;
-	run->tally.carry_in += n;
-}
-
-void tally_carry_written(struct dd_run *run, size_t n)
-{
-	tally_moved(run, n, false);
-	run->tally.carry_out += n;
+	run->tally.in_offset += read;
+	run->tally.carry_in += read;
+	tally_moved(run, written, false);
+	run->tally.carry_out += written;
 }
 
 /* A coalesced copy that moved `moved` bytes counts ibs-sized records:
@@ -345,24 +315,10 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* The input moved without a record (skip=, noerror's step over a bad
- * block), or the output without a write (seek=). */
-void tally_input_moved(struct dd_run *run, uint64_t n)
+/* The input or output moved without a record: where each starts,
+ * skip=, seek=, noerror's step over a bad block, a bmap's holes. */
+void tally_passed(struct dd_run *run, uint64_t in, uint64_t out)
 {
-	run->tally.in_offset += n;
-}
-
-void tally_output_moved(struct dd_run *run, uint64_t n)
-{
-	run->tally.out_offset += n;
-}
-
-void tally_set_input_offset(struct dd_run *run, uint64_t offset)
-{
-	run->tally.in_offset = offset;
-}
-
-void tally_set_output_offset(struct dd_run *run, uint64_t offset)
-{
-	run->tally.out_offset = offset;
+	run->tally.in_offset += in;
+	run->tally.out_offset += out;
 }

@@ -1,7 +1,6 @@
 /*
- * records.c - the record loop: read a record, convert it, write it, as
- * GNU dd does.  One buffer (bs=, no reshaping): each read is written as
- * it came; two buffers: records go through conv_record() into obs blocks.
+ * records.c - GNU's record loop: read, convert, write.  One buffer: each
+ * read is written as it came; two: records go through conv_record().
  */
 #include <errno.h>
 #include <string.h>
@@ -24,7 +23,7 @@ static bool skip_bad_block(struct dd_run *run, uint64_t bad)
 			return true;
 		errno = run->in.seek_errno;
 	} else {
-		tally_input_moved(run, bad);
+		tally_passed(run, bad, 0);
 		if (run->tally.in_offset > INT64_MAX) {
 			bb_error_msg("offset overflow while reading file %s",
 				     quote_always(run->in.name));
@@ -86,7 +85,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		n = read_record(run, want, &got);
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
-		tally_carry_read(run, want);
+		tally_carry(run, want, 0);
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
 			/* GNU read the whole record before writing: it is in
@@ -101,7 +100,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 			stop = STOP_WRITE_FAILED;
 			break;
 		}
-		tally_carry_written(run, want);
+		tally_carry(run, 0, want);
 		*size -= want;
 		tick_within_record(run);
 	}
@@ -118,10 +117,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 
 	/* A record the zero-copy mover read but could not write. */
 	if (run->pending) {
-		size_t len = run->pending;
-
+		stop = write_tallied(run, run->ibuf.data, run->pending, false);
 		run->pending = 0;
-		stop = write_tallied(run, run->ibuf.data, len, false);
 	}
 	while (stop == STOP_NONE) {
 		size_t size, got = 0, records = 0;
@@ -140,7 +137,6 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		    && size == opt->ibs)
 			records = records_for_batch(run);
 		if (records) {
-			/* Several records, moved and counted (batch.c). */
 			stop = copy_batch(run, records, &len);
 			if (stop != STOP_NONE || len > 0)
 				continue;
@@ -153,11 +149,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		}
 		if (len <= 0) {
 			tally_carry_ends(run);
-			if (len == 0) {
-				stop = STOP_DONE;
-				break;
-			}
-			stop = handle_read_error(run, partread, &len);
+			stop = len == 0 ? STOP_DONE
+				: handle_read_error(run, partread, &len);
 			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {

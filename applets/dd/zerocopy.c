@@ -89,8 +89,7 @@ static bool finish_cut_record(struct dd_run *run, struct copy_channel *ch,
 		if (n < 0 && retry_after(run))
 			continue;
 		if (n <= 0) {
-			tally_carry_read(run, moved);
-			tally_carry_written(run, moved);
+			tally_carry(run, moved, moved);
 			return false;
 		}
 		moved += (size_t)n;
@@ -110,9 +109,9 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 		if (n > 0) {
 			written += (size_t)n;
 		} else if (n == 0 || !retry_after(run)) {
-			grow_input_buffer(run, ch->in_pipe);
+			grow_buffer(run, false, ch->in_pipe);
 			run->pending = copy_channel_take_back(ch, run->ibuf.data);
-			tally_carry_written(run, written);
+			tally_carry(run, 0, written);
 			return false;
 		}
 		if (ch->in_pipe)
