@@ -1,8 +1,5 @@
-/*
- * report.c - the summary, the status=progress line and the exit status.
- * Each line is built in memory and written with one write(2), in GNU's
- * exact format.
- */
+/* report.c - the summary, the status=progress line and the exit status,
+ * in GNU's format; each line is written with one write(2). */
 #include <unistd.h>
 
 #include "dd.h"
@@ -22,12 +19,9 @@ int dd_exit_status(void)
 	return exit_status;
 }
 
-/*
- * "N bytes (X kB, Y KiB) copied, T s, R kB/s", GNU leaving out a size
- * whose unit has no prefix (under 1000 B, 1024 B).  note NULL: the
- * summary's form, %g seconds; else the progress line's, whole seconds,
- * then note.  Notes the bytes shown, for catch_up_progress.
- */
+/* "N bytes (X kB, Y KiB) copied, T s, R kB/s", less a size under 1000 B
+ * or 1024 B.  note NULL: the summary's form, %g seconds and a newline;
+ * else the progress line's, whole seconds, then note. */
 static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
@@ -57,7 +51,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	}
 	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
 			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
-			 secs, rate_text, note ? note : "");
+			 secs, rate_text, note ? note : "\n");
 }
 
 void report_start(struct dd_run *run)
@@ -73,15 +67,6 @@ void report_leave_out(struct dd_run *run, uint64_t since)
 	run->report.start_ns += gap;
 	run->report.progress.next_ns += gap;
 	run->report.progress.last_turn_ns += gap;
-}
-
-/* Append the statistics line to the len bytes in buf, and write them. */
-static void write_with_statistics(struct dd_run *run, char *buf, size_t len)
-{
-	len += format_transfer(buf + len, LINE_SIZE - len, run, monotonic_ns(),
-			       NULL);
-	buf[len++] = '\n';
-	bb_write_stderr(buf, len);
 }
 
 void print_summary(struct dd_run *run)
@@ -106,17 +91,14 @@ void print_summary(struct dd_run *run)
 				 "%llu truncated record%s\n",
 				 (unsigned long long)st->truncated_records,
 				 st->truncated_records == 1 ? "" : "s");
-	if (run->opt->status == STATUS_NOXFER)
-		bb_write_stderr(buf, len);
-	else
-		write_with_statistics(run, buf, len);
+	if (run->opt->status != STATUS_NOXFER)
+		len += format_transfer(buf + len, sizeof(buf) - len, run,
+				       monotonic_ns(), NULL);
+	bb_write_stderr(buf, len);
 }
 
-/*
- * status=progress: rewrite the line in place, blanking out what is left
- * of a longer one while it is still open.  The first line comes after a
- * second, as GNU's; the next ones twice a second (docs/design.md).
- */
+/* Rewrite the line in place, blanking what is left of a longer one still
+ * open; the next lines come twice a second (docs/design.md). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
@@ -159,9 +141,7 @@ void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 	pacer->slowest_ns = pacer->slowest_before_ns = 0;
 }
 
-/* A line comes up to half an interval early when the next turn, as slow
- * as the slowest of the last two intervals, would end past it
- * (docs/design.md, "Progress lines"). */
+/* A line may come early (docs/design.md, "Progress lines"). */
 bool line_due(struct line_pacer *pacer, uint64_t now)
 {
 	uint64_t turn = now - pacer->last_turn_ns;
@@ -205,9 +185,8 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	print_progress(run, now, note);
 }
 
-/* Before a final sync, statistics shown since bytes were written are
- * printed once more in the summary's form, as GNU does; a progress line
- * stays open (the summary still ends it). */
+/* Before a final sync, statistics that no longer show the bytes written
+ * are printed in the summary's form, as GNU does (the line stays open). */
 void catch_up_progress(struct dd_run *run)
 {
 	char buf[LINE_SIZE];
@@ -215,5 +194,6 @@ void catch_up_progress(struct dd_run *run)
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
 	    && run->report.shown
 	    && run->report.shown_bytes < run->tally.bytes_out)
-		write_with_statistics(run, buf, 0);
+		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
+						     monotonic_ns(), NULL));
 }
