@@ -40,11 +40,10 @@ static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 {
 	uint64_t limit = run->plan.count_bytes, moved = 0;
-	size_t step = run->cache ? CACHE_WINDOW : COALESCED_STEP;
+	size_t step = ch->path == COPY_WRITE_ZEROS ? WRITTEN_ZEROS_SIZE
+		: run->cache ? CACHE_WINDOW : COALESCED_STEP;
 	bool at_end = false;
 
-	if (ch->path == COPY_WRITE_ZEROS && step > WRITTEN_ZEROS_SIZE)
-		step = WRITTEN_ZEROS_SIZE;
 	/* Into a pipe, a quarter of it (its reader drains one while dd fills
 	 * the next), or one record where writes are atomic, as the loop's. */
 	if (io_end_is_pipe(&run->out)) {
@@ -74,10 +73,10 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 }
 
 /* A splice into a pipe moves only what fits, where a read takes all the
- * input held: the rest follows.  False on a fault (the part moved is the
- * carry). */
-static bool finish_cut_record(struct dd_run *run, struct copy_channel *ch,
-			      size_t moved, size_t record)
+ * input held: the rest follows.  The record's size, or 0 on a fault (the
+ * part moved is the carry). */
+static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
+				size_t moved, size_t record)
 {
 	while (moved < record) {
 		ssize_t n = copy_channel_step(ch, record - moved);
@@ -87,11 +86,11 @@ static bool finish_cut_record(struct dd_run *run, struct copy_channel *ch,
 		if (n <= 0) {
 			tally_carry_read(run, moved);
 			tally_carry_written(run, moved);
-			return false;
+			return 0;
 		}
 		moved += (size_t)n;
 	}
-	return true;
+	return moved;
 }
 
 /* Write out the record dd's pipe holds; one the output does not take goes
@@ -140,11 +139,9 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		/* Only the fill's 0 is surely the end: else a read tells. */
 		if (n <= 0)
 			return n == 0 && via_pipe;
-		if ((size_t)n < held) {
-			if (!finish_cut_record(run, ch, (size_t)n, held))
-				return false;
-			n = (ssize_t)held;
-		}
+		n = (ssize_t)finish_cut_record(run, ch, (size_t)n, held);
+		if (n == 0)
+			return false;
 		if ((size_t)n < size)
 			process_signals(run);   /* it may have cut it short */
 		note_read_size(run, n, size);
@@ -217,6 +214,7 @@ static bool copy_read_ahead(struct dd_run *run)
 		: (size_t)min_u64(obs, run->plan.ibuf_size);
 	size_t held = 0, at = 0, done;
 	uint64_t limit = run->plan.count_bytes, moved = 0, data_end = 0;
+	int64_t hole = 0;
 	struct lazy_buffer buf;
 	bool at_end = false, whole;
 
@@ -224,15 +222,11 @@ static bool copy_read_ahead(struct dd_run *run)
 		return false;
 	while (!(at_end = turn_reaches_count(run, moved, limit))) {
 		if (held == 0) {
-			int64_t hole = pass_input_hole(run, limit - moved,
-							&data_end);
 			ssize_t n;
 
-			if (hole < 0) {
-				report_seek_error(&run->in);
-				at_end = true;
+			hole = pass_input_hole(run, limit - moved, &data_end);
+			if (hole < 0)
 				break;
-			}
 			if (hole > 0) {
 				moved += (uint64_t)hole;
 				tally_moved(run, (uint64_t)hole, true);
@@ -259,30 +253,14 @@ static bool copy_read_ahead(struct dd_run *run)
 			break;
 	}
 	/* The record loop reads on from what was written. */
-	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
+	if (hole < 0
+	    || (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0)) {
 		report_seek_error(&run->in);
 		at_end = true;
 	}
 	tally_coalesced(run, moved, at_end);
 	lazy_buffer_free(&buf);
 	return at_end;
-}
-
-/* The zeros a path writes: never-written pages (ibuf's, if large enough),
- * or for vmsplice real zero pages (libbb.h).  False without memory. */
-static bool get_zeros(struct dd_run *run, enum copy_path path,
-		      struct lazy_buffer *zeros)
-{
-	if (path == COPY_VMSPLICE_ZEROS)
-		return zero_block_alloc(zeros, ZERO_BLOCK_SIZE) == 0;
-	if (path != COPY_WRITE_ZEROS)
-		return true;
-	if (run->ibuf.capacity >= WRITTEN_ZEROS_SIZE) {
-		zeros->data = run->ibuf.data;
-		zeros->capacity = WRITTEN_ZEROS_SIZE;
-		return true;
-	}
-	return lazy_buffer_alloc(zeros, WRITTEN_ZEROS_SIZE) == 0;
 }
 
 bool copy_zerocopy(struct dd_run *run)
@@ -299,7 +277,15 @@ bool copy_zerocopy(struct dd_run *run)
 		pipe_raise_capacity(&run->in, PIPE_MAX_CAPACITY);
 	if (plan->mover == MOVER_READ_AHEAD)
 		return copy_read_ahead(run);
-	if (!get_zeros(run, plan->path, &zeros))
+	/* The zeros a path writes: never-written pages (ibuf's, if large
+	 * enough), or for vmsplice real zero pages (libbb.h). */
+	if (plan->path == COPY_WRITE_ZEROS
+	    && run->ibuf.capacity >= WRITTEN_ZEROS_SIZE)
+		zeros.data = run->ibuf.data;
+	else if ((plan->path == COPY_WRITE_ZEROS
+		  && lazy_buffer_alloc(&zeros, WRITTEN_ZEROS_SIZE) != 0)
+		 || (plan->path == COPY_VMSPLICE_ZEROS
+		     && zero_block_alloc(&zeros, ZERO_BLOCK_SIZE) != 0))
 		return false;
 	if (copy_channel_open(&ch, plan->path, &run->in, &run->out, zeros.data) == 0) {
 		if (plan->mover == MOVER_COALESCED)
