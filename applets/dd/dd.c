@@ -173,7 +173,7 @@ int dd_main(int argc, char **argv)
 	plan_input(&run.plan, &opt, &run.in);
 	map_buffers(&run);
 	tally_set_input_offset(&run, run.in.offset);
-	report_start(&run);
+	report_start();
 	skip_input(&run);
 	opening_output = monotonic_ns();
 	open_output(&run);
@@ -183,7 +183,7 @@ int dd_main(int argc, char **argv)
 	seek_output(&run);
 	/* GNU's clock starts once the output is open (a fifo waits for a
 	 * reader), before it skips; it warns then, too. */
-	report_leave_out(&run, opening_output);
+	report_leave_out(opening_output);
 	if (run.skip_short && opt.status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
 			     quote_if_needed(run.in.name));

@@ -130,15 +130,6 @@ struct line_pacer {
 	uint64_t slowest_before_ns;      /* and in the interval before it */
 };
 
-/* report.c's, its only writer. */
-struct dd_report_state {
-	uint64_t start_ns;               /* monotonic start of the copy */
-	struct line_pacer progress;
-	size_t progress_len;             /* the open progress line's width */
-	bool shown;                      /* a statistics line was printed, */
-	uint64_t shown_bytes;            /* showing these bytes */
-};
-
 /* conv.c's state, kept from one record to the next. */
 enum record_shape {
 	SHAPE_AS_IS,
@@ -179,7 +170,6 @@ struct dd_run {
 	size_t pending;                  /* a record in ibuf, counted in, not
 					  * out: zero-copy hands it over */
 	struct dd_tally tally;
-	struct dd_report_state report;
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
@@ -335,8 +325,8 @@ void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 
 /* report.c.  report_leave_out: the time since `since` does not count. */
-void report_start(struct dd_run *run);
-void report_leave_out(struct dd_run *run, uint64_t since);
+void report_start(void);
+void report_leave_out(uint64_t since);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,

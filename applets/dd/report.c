@@ -7,16 +7,23 @@
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
 enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
 
-static int exit_status = EXIT_SUCCESS;
+static struct {
+	int exit_status;                 /* EXIT_SUCCESS until note_failure */
+	uint64_t start_ns;               /* monotonic start of the copy */
+	struct line_pacer progress;
+	size_t progress_len;             /* the open progress line's width */
+	bool shown;                      /* a statistics line was printed, */
+	uint64_t shown_bytes;            /* showing these bytes */
+} report;
 
 void note_failure(void)
 {
-	exit_status = EXIT_FAILURE;
+	report.exit_status = EXIT_FAILURE;
 }
 
 int dd_exit_status(void)
 {
-	return exit_status;
+	return report.exit_status;
 }
 
 /* "N bytes (X kB, Y KiB) copied, T s, R kB/s", less a size under 1000 B
@@ -26,13 +33,13 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
 	uint64_t bytes = run->tally.bytes_out;
-	int64_t elapsed = (int64_t)(now - run->report.start_ns);
+	int64_t elapsed = (int64_t)(now - report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B", *secs;
 
-	run->report.shown = true;
-	run->report.shown_bytes = bytes;
+	report.shown = true;
+	report.shown_bytes = bytes;
 	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
 	human_readable(iec, bytes, 1, 1, 1);
@@ -54,19 +61,19 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			 secs, rate_text, note ? note : "\n");
 }
 
-void report_start(struct dd_run *run)
+void report_start(void)
 {
-	run->report.start_ns = monotonic_ns();
-	line_pacer_start(&run->report.progress, run->report.start_ns, SECOND_NS);
+	report.start_ns = monotonic_ns();
+	line_pacer_start(&report.progress, report.start_ns, SECOND_NS);
 }
 
-void report_leave_out(struct dd_run *run, uint64_t since)
+void report_leave_out(uint64_t since)
 {
 	uint64_t gap = monotonic_ns() - since;
 
-	run->report.start_ns += gap;
-	run->report.progress.next_ns += gap;
-	run->report.progress.last_turn_ns += gap;
+	report.start_ns += gap;
+	report.progress.next_ns += gap;
+	report.progress.last_turn_ns += gap;
 }
 
 void print_summary(struct dd_run *run)
@@ -102,20 +109,18 @@ void print_summary(struct dd_run *run)
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
-	size_t len, text_len;
+	size_t text_len, len;
 
-	run->report.progress.interval_ns = SECOND_NS / 2;
-	run->report.progress.next_ns = now + SECOND_NS / 2;
-
+	report.progress.interval_ns = SECOND_NS / 2;
+	report.progress.next_ns = now + SECOND_NS / 2;
 	buf[0] = '\r';
-	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
-	text_len = len - 1;
-	if (!bb_stderr_end_line())
-		run->report.progress_len = 0;
-	while (len <= run->report.progress_len)
-		buf[len++] = ' ';
+	text_len = format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
+	len = text_len + 1;
+	if (bb_stderr_end_line())
+		while (len <= report.progress_len)
+			buf[len++] = ' ';
 	/* GNU counts the text alone as the line's length. */
-	run->report.progress_len = text_len;
+	report.progress_len = text_len;
 	bb_write_stderr(buf, len);
 	bb_stderr_leave_line_open();
 }
@@ -165,7 +170,7 @@ void maybe_print_progress(struct dd_run *run)
 {
 	uint64_t now = monotonic_ns();
 
-	if (line_due(&run->report.progress, now))
+	if (line_due(&report.progress, now))
 		print_progress(run, now, "");
 }
 
@@ -173,7 +178,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 {
 	uint64_t now = monotonic_ns();
 	char note[64], human[HUMAN_BUF_SIZE];
-	struct line_pacer *pacer = &run->report.progress;
+	struct line_pacer *pacer = &report.progress;
 
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
@@ -192,8 +197,8 @@ void catch_up_progress(struct dd_run *run)
 	char buf[LINE_SIZE];
 
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
-	    && run->report.shown
-	    && run->report.shown_bytes < run->tally.bytes_out)
+	    && report.shown
+	    && report.shown_bytes < run->tally.bytes_out)
 		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
 						     monotonic_ns(), NULL));
 }
