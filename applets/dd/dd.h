@@ -153,9 +153,6 @@ struct dd_conv_state {
 	unsigned char spaces[64];     /* source for runs of padding */
 };
 
-struct dd_cache_state;
-struct dd_verify_state;
-
 struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
