@@ -104,13 +104,15 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
-/* Rewrite the line in place, blanking what is left of a longer one still
- * open; the next lines come twice a second (docs/design.md). */
+/* When due, rewrite the line in place, blanking what is left of a longer
+ * one still open; the next lines come twice a second (docs/design.md). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
 	size_t text_len, len;
 
+	if (!line_due(&report.progress, now))
+		return;
 	report.progress.interval_ns = SECOND_NS / 2;
 	report.progress.next_ns = now + SECOND_NS / 2;
 	buf[0] = '\r';
@@ -140,10 +142,8 @@ void report_seek_error(const struct io_end *end)
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		      uint64_t interval_ns)
 {
-	pacer->interval_ns = interval_ns;
-	pacer->next_ns = now + interval_ns;
-	pacer->last_turn_ns = now;
-	pacer->slowest_ns = pacer->slowest_before_ns = 0;
+	*pacer = (struct line_pacer){ .interval_ns = interval_ns,
+		.next_ns = now + interval_ns, .last_turn_ns = now };
 }
 
 /* A line may come early (docs/design.md, "Progress lines"). */
@@ -168,10 +168,7 @@ bool line_due(struct line_pacer *pacer, uint64_t now)
 
 void maybe_print_progress(struct dd_run *run)
 {
-	uint64_t now = monotonic_ns();
-
-	if (line_due(&report.progress, now))
-		print_progress(run, now, "");
+	print_progress(run, monotonic_ns(), "");
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
@@ -183,8 +180,6 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
 	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
-	if (!line_due(pacer, now))
-		return;
 	human_readable(human, left, 1, 1, 0);
 	bb_format(note, sizeof(note), "; syncing, %s left", human);
 	print_progress(run, now, note);

@@ -244,7 +244,6 @@ static bool copy_read_ahead(struct dd_run *run)
 		/* A piece not all written stops the copy there: the record
 		 * loop meets the fault, and no zeros after it are sought over. */
 		whole = write_ahead_piece(run, buf.data + at, held, &done);
-
 		at += done;
 		held -= done;
 		moved += done;
