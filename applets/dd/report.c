@@ -1,7 +1,5 @@
 /* report.c - the summary, the status=progress line and the exit status,
  * in GNU's format; each line is written with one write(2). */
-#include <unistd.h>
-
 #include "dd.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
@@ -192,8 +190,7 @@ void catch_up_progress(struct dd_run *run)
 	char buf[LINE_SIZE];
 
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
-	    && report.shown
-	    && report.shown_bytes < run->tally.bytes_out)
+	    && report.shown && report.shown_bytes < run->tally.bytes_out)
 		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
 						     monotonic_ns(), NULL));
 }

@@ -1,9 +1,6 @@
-/*
- * zerocopy.c - the zero-copy movers plan.c picks (FEATURE_ZEROCOPY).  A
+/* zerocopy.c - the zero-copy movers plan.c picks (FEATURE_ZEROCOPY).  A
  * fault, or a 0 that may not be the end, hands the copy to the record
- * loop where it stands (docs/design.md, "Faults").
- */
-#include <errno.h>
+ * loop where it stands (docs/design.md, "Faults"). */
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
