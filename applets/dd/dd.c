@@ -1,7 +1,5 @@
-/*
- * dd.c - the outline of dd: parse, open, plan, position, pick the mover,
- * finish.  Each step lives in the file dd.h names.
- */
+/* dd.c - the outline of dd: parse, open, plan, position, pick the mover,
+ * finish; each step lives in the file dd.h names. */
 //config:config DD
 //config:	bool "dd"
 //config:	default y
@@ -134,9 +132,8 @@ static void take_options(char **argv)
 		;
 }
 
-/* The one way out of a copy.  As GNU: the syncs run even after a write
- * error, and a failing one after a failed output block ends dd at once;
- * a copy that wrote all shows its statistics first. */
+/* The one way out of a copy, as GNU's: the syncs run even after a write
+ * error (docs/design.md, "Ends, plan, tally"). */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
 	if (stop != STOP_DONE)
@@ -169,7 +166,6 @@ int dd_main(int argc, char **argv)
 	if (ENABLE_FEATURE_DD_CONV || (opt.conv & CONV_SWAB))
 		conv_init(&run.conv, &opt);
 	install_signal_handlers();
-
 	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
@@ -177,7 +173,7 @@ int dd_main(int argc, char **argv)
 	plan_input(&run.plan, &opt, &run.in);
 	map_buffers(&run);
 	tally_passed(&run, run.in.offset, 0);
-	report_start(&run);
+	report_start();
 	skip_input(&run);
 	opening_output = monotonic_ns();
 	open_output(&run);
@@ -187,12 +183,11 @@ int dd_main(int argc, char **argv)
 	seek_output(&run);
 	/* GNU's clock starts once the output is open (a fifo waits for a
 	 * reader), before it skips; it warns then, too. */
-	report_leave_out(&run, opening_output);
+	report_leave_out(opening_output);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 	if (ENABLE_FEATURE_DD_VERIFY)
 		verify_start(&run);
-
 	/* ENABLE_ first: a mover not configured is not linked in. */
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
 		stop = copy_bmap(&run);
@@ -204,7 +199,6 @@ int dd_main(int argc, char **argv)
 	else if (!copy_zerocopy(&run))
 		stop = copy_records(&run, true);
 	finish_copy(&run, stop);
-
 	/* As GNU: a descriptor that fails to close ends dd, no summary. */
 	if (close(run.in.fd) != 0)
 		bb_perror_msg_and_die("closing input file %s", quote_always(run.in.name));

@@ -1,8 +1,5 @@
-/*
- * dd.h - what the parts of dd share.  dd.c is the outline; each concern
- * has one file (docs/design.md, "The pipeline"), and calls go only down
- * scripts/layers.order.
- */
+/* dd.h - what the parts of dd share: one file a concern (docs/design.md,
+ * "The pipeline"), calls only down scripts/layers.order. */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
 
@@ -127,20 +124,10 @@ struct dd_tally {
 
 /* When a line printed every interval is due (line_due). */
 struct line_pacer {
-	uint64_t interval_ns;
-	uint64_t next_ns;                /* the next line is due */
+	uint64_t interval_ns, next_ns;
 	uint64_t last_turn_ns;           /* when the loop last asked */
 	uint64_t slowest_ns;             /* its slowest turn since the line */
 	uint64_t slowest_before_ns;      /* and in the interval before it */
-};
-
-/* The statistics lines' state; report.c is its only writer. */
-struct dd_report_state {
-	uint64_t start_ns;               /* monotonic start of the copy */
-	struct line_pacer progress;      /* status=progress's lines */
-	size_t progress_len;             /* the open progress line's width */
-	bool shown;                      /* a statistics line was printed */
-	uint64_t shown_bytes;            /* the bytes the last one showed */
 };
 
 /* conv.c's state, kept from one record to the next. */
@@ -158,41 +145,33 @@ struct dd_conv_state {
 	unsigned char spaces[64];     /* source for runs of padding */
 };
 
-struct dd_cache_state;
-struct dd_verify_state;
-
-/* The run: the ends, the plan, buffers, counters. */
 struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
-	struct dd_plan plan;             /* plan.c */
-
-	struct lazy_buffer ibuf;         /* input records land here */
-	struct lazy_buffer obuf;         /* output staging, two_buffers only */
+	struct dd_plan plan;
+	struct lazy_buffer ibuf;
+	struct lazy_buffer obuf;         /* two_buffers only */
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
 	uint64_t direct_tail;            /* where that last block began */
 	size_t pending;                  /* a record in ibuf, counted in, not
 					  * out: zero-copy hands it over */
-
 	struct dd_tally tally;
-	struct dd_report_state report;
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
 };
 
-/* How a copy ended, for dd_main's one way out; failures are reported
- * where they happen. */
+/* How a copy ended (failures are reported where they happen). */
 enum dd_stop {
-	STOP_NONE,          /* nothing ends the copy: go on */
+	STOP_NONE,          /* go on */
 	STOP_DONE,          /* end of input or count= reached */
 	STOP_INPUT_FAILED,  /* a read error, or an image unlike its bmap: the
 			     * last block and the syncs, then exit 1 */
 	STOP_WRITE_FAILED,  /* a write failed: sync, then stop */
-	STOP_BLOCK_FAILED,  /* a full output block failed: as above, but a
-			     * failing sync ends dd at once, no summary */
+	STOP_BLOCK_FAILED,  /* a full output block failed: a failing sync
+			     * then ends dd at once, no summary */
 };
 
 /* operands.c */
@@ -217,8 +196,7 @@ BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 void skip_input(struct dd_run *run);
 void seek_output(struct dd_run *run);
 
-/* zerocopy.c (FEATURE_ZEROCOPY): true when the copy is complete; false
- * hands the rest, from where it stopped, to the record loop. */
+/* zerocopy.c (FEATURE_ZEROCOPY): false hands the rest to the record loop. */
 bool copy_zerocopy(struct dd_run *run);
 
 /* records.c.  after_mover: a zero-copy mover handed over; its last turn
@@ -324,10 +302,9 @@ void setup_nocache(struct dd_run *run);
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 
-/* report.c */
-void report_start(struct dd_run *run);
-/* The time since `since` does not count in the statistics. */
-void report_leave_out(struct dd_run *run, uint64_t since);
+/* report.c.  report_leave_out: the time since `since` does not count. */
+void report_start(void);
+void report_leave_out(uint64_t since);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,
@@ -341,7 +318,7 @@ void catch_up_progress(struct dd_run *run);
 /* dd will exit 1: something failed, and was reported. */
 void note_failure(void);
 int dd_exit_status(void);
-/* "NAME: cannot seek", and note_failure(): a mover lost its place. */
+/* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end);
 
 #endif

@@ -1,44 +1,43 @@
-/*
- * report.c - the summary, the status=progress line and the exit status.
- * Each line is built in memory and written with one write(2), in GNU's
- * exact format.
- */
-#include <unistd.h>
-
+/* report.c - the summary, the status=progress line and the exit status,
+ * in GNU's format; each line is written with one write(2). */
 #include "dd.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
 enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
 
-static int exit_status = EXIT_SUCCESS;
+static struct {
+	int exit_status;                 /* EXIT_SUCCESS until note_failure */
+	uint64_t start_ns;               /* monotonic start of the copy */
+	struct line_pacer progress;
+	size_t progress_len;             /* the open progress line's width */
+	bool shown;                      /* a statistics line was printed, */
+	uint64_t shown_bytes;            /* showing these bytes */
+} report;
 
 void note_failure(void)
 {
-	exit_status = EXIT_FAILURE;
+	report.exit_status = EXIT_FAILURE;
 }
 
 int dd_exit_status(void)
 {
-	return exit_status;
+	return report.exit_status;
 }
 
-/*
- * "N bytes (X kB, Y KiB) copied, T s, R kB/s", GNU leaving out a size
- * whose unit has no prefix (under 1000 B, 1024 B).  note NULL: the
- * summary's form, %g seconds; else the progress line's, whole seconds,
- * then note.  Notes the bytes shown, for catch_up_progress.
- */
+/* "N bytes (X kB, Y KiB) copied, T s, R kB/s", less a size under 1000 B
+ * or 1024 B.  note NULL: the summary's form, %g seconds and a newline;
+ * else the progress line's, whole seconds, then note. */
 static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
 	uint64_t bytes = run->tally.bytes_out;
-	int64_t elapsed = (int64_t)(now - run->report.start_ns);
+	int64_t elapsed = (int64_t)(now - report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B", *secs;
 
-	run->report.shown = true;
-	run->report.shown_bytes = bytes;
+	report.shown = true;
+	report.shown_bytes = bytes;
 	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
 	human_readable(iec, bytes, 1, 1, 1);
@@ -57,31 +56,22 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	}
 	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
 			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
-			 secs, rate_text, note ? note : "");
+			 secs, rate_text, note ? note : "\n");
 }
 
-void report_start(struct dd_run *run)
+void report_start(void)
 {
-	run->report.start_ns = monotonic_ns();
-	line_pacer_start(&run->report.progress, run->report.start_ns, SECOND_NS);
+	report.start_ns = monotonic_ns();
+	line_pacer_start(&report.progress, report.start_ns, SECOND_NS);
 }
 
-void report_leave_out(struct dd_run *run, uint64_t since)
+void report_leave_out(uint64_t since)
 {
 	uint64_t gap = monotonic_ns() - since;
 
-	run->report.start_ns += gap;
-	run->report.progress.next_ns += gap;
-	run->report.progress.last_turn_ns += gap;
-}
-
-/* Append the statistics line to the len bytes in buf, and write them. */
-static void write_with_statistics(struct dd_run *run, char *buf, size_t len)
-{
-	len += format_transfer(buf + len, LINE_SIZE - len, run, monotonic_ns(),
-			       NULL);
-	buf[len++] = '\n';
-	bb_write_stderr(buf, len);
+	report.start_ns += gap;
+	report.progress.next_ns += gap;
+	report.progress.last_turn_ns += gap;
 }
 
 void print_summary(struct dd_run *run)
@@ -106,34 +96,31 @@ void print_summary(struct dd_run *run)
 				 "%llu truncated record%s\n",
 				 (unsigned long long)st->truncated_records,
 				 st->truncated_records == 1 ? "" : "s");
-	if (run->opt->status == STATUS_NOXFER)
-		bb_write_stderr(buf, len);
-	else
-		write_with_statistics(run, buf, len);
+	if (run->opt->status != STATUS_NOXFER)
+		len += format_transfer(buf + len, sizeof(buf) - len, run,
+				       monotonic_ns(), NULL);
+	bb_write_stderr(buf, len);
 }
 
-/*
- * status=progress: rewrite the line in place, blanking out what is left
- * of a longer one while it is still open.  The first line comes after a
- * second, as GNU's; the next ones twice a second (docs/design.md).
- */
+/* When due, rewrite the line in place, blanking what is left of a longer
+ * one still open; the next lines come twice a second (docs/design.md). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
-	size_t len, text_len;
+	size_t text_len, len;
 
-	run->report.progress.interval_ns = SECOND_NS / 2;
-	run->report.progress.next_ns = now + SECOND_NS / 2;
-
+	if (!line_due(&report.progress, now))
+		return;
+	report.progress.interval_ns = SECOND_NS / 2;
+	report.progress.next_ns = now + SECOND_NS / 2;
 	buf[0] = '\r';
-	len = 1 + format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
-	text_len = len - 1;
-	if (!bb_stderr_end_line())
-		run->report.progress_len = 0;
-	while (len <= run->report.progress_len)
-		buf[len++] = ' ';
+	text_len = format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
+	len = text_len + 1;
+	if (bb_stderr_end_line())
+		while (len <= report.progress_len)
+			buf[len++] = ' ';
 	/* GNU counts the text alone as the line's length. */
-	run->report.progress_len = text_len;
+	report.progress_len = text_len;
 	bb_write_stderr(buf, len);
 	bb_stderr_leave_line_open();
 }
@@ -153,15 +140,11 @@ void report_seek_error(const struct io_end *end)
 void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		      uint64_t interval_ns)
 {
-	pacer->interval_ns = interval_ns;
-	pacer->next_ns = now + interval_ns;
-	pacer->last_turn_ns = now;
-	pacer->slowest_ns = pacer->slowest_before_ns = 0;
+	*pacer = (struct line_pacer){ .interval_ns = interval_ns,
+		.next_ns = now + interval_ns, .last_turn_ns = now };
 }
 
-/* A line comes up to half an interval early when the next turn, as slow
- * as the slowest of the last two intervals, would end past it
- * (docs/design.md, "Progress lines"). */
+/* A line may come early (docs/design.md, "Progress lines"). */
 bool line_due(struct line_pacer *pacer, uint64_t now)
 {
 	uint64_t turn = now - pacer->last_turn_ns;
@@ -183,37 +166,31 @@ bool line_due(struct line_pacer *pacer, uint64_t now)
 
 void maybe_print_progress(struct dd_run *run)
 {
-	uint64_t now = monotonic_ns();
-
-	if (line_due(&run->report.progress, now))
-		print_progress(run, now, "");
+	print_progress(run, monotonic_ns(), "");
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 {
 	uint64_t now = monotonic_ns();
 	char note[64], human[HUMAN_BUF_SIZE];
-	struct line_pacer *pacer = &run->report.progress;
+	struct line_pacer *pacer = &report.progress;
 
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
 	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
-	if (!line_due(pacer, now))
-		return;
 	human_readable(human, left, 1, 1, 0);
 	bb_format(note, sizeof(note), "; syncing, %s left", human);
 	print_progress(run, now, note);
 }
 
-/* Before a final sync, statistics shown since bytes were written are
- * printed once more in the summary's form, as GNU does; a progress line
- * stays open (the summary still ends it). */
+/* Before a final sync, statistics that no longer show the bytes written
+ * are printed in the summary's form, as GNU does (the line stays open). */
 void catch_up_progress(struct dd_run *run)
 {
 	char buf[LINE_SIZE];
 
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
-	    && run->report.shown
-	    && run->report.shown_bytes < run->tally.bytes_out)
-		write_with_statistics(run, buf, 0);
+	    && report.shown && report.shown_bytes < run->tally.bytes_out)
+		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
+						     monotonic_ns(), NULL));
 }

@@ -661,12 +661,12 @@ void verify_finish(struct dd_run *run, bool copy_ok)
 	v->verify_ns = monotonic_ns() - began;
 	/* The statistics are the copy's; the verification reports its own
 	 * time after them. */
-	report_leave_out(run, began);
+	report_leave_out(began);
 	return;
 failed:
 	lazy_buffer_free(&own);
 	note_failure();
-	report_leave_out(run, began);
+	report_leave_out(began);
 	v->verify_ns = 0;
 	v->verified = 0;
 	v->method = NULL;

@@ -1,10 +1,6 @@
-/*
- * zerocopy.c - the zero-copy movers (FEATURE_ZEROCOPY): coalesced, per
- * record and read ahead, as plan.c picks them.  They only accelerate the
- * record loop: a fault, or a 0 that may not be the end, hands the copy
- * to it where it stands (docs/design.md, "Faults").
- */
-#include <errno.h>
+/* zerocopy.c - the zero-copy movers plan.c picks (FEATURE_ZEROCOPY).  A
+ * fault, or a 0 that may not be the end, hands the copy to the record
+ * loop where it stands (docs/design.md, "Faults"). */
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,9 +14,8 @@ enum {
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
 
-/* Is a step that moved nothing the input's end?  Short of the starting
- * size only a read can tell (a FUSE file's failed read shrinks it); a
- * one-syscall step's 0 may be the output's, so only a file's is. */
+/* Is a step's 0 the input's end?  Short of its size only a read can tell;
+ * a one-syscall step's 0 may be the output's, so only a file's is. */
 static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch)
 {
 	if (run->in.size_known && run->tally.in_offset < run->in.size)
@@ -30,8 +25,7 @@ static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch
 	return run->in.size_known;
 }
 
-/* Each turn of a coalesced copy: the records so far, the housekeeping,
- * and whether count= is reached. */
+/* Each turn: the records so far, the housekeeping; is count= reached? */
 static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 			       uint64_t limit)
 {
@@ -43,14 +37,12 @@ static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 {
 	uint64_t limit = run->plan.count_bytes, moved = 0;
-	size_t step = run->cache ? CACHE_WINDOW : COALESCED_STEP;
+	size_t step = ch->path == COPY_WRITE_ZEROS ? WRITTEN_ZEROS_SIZE
+		: run->cache ? CACHE_WINDOW : COALESCED_STEP;
 	bool at_end = false;
 
-	if (ch->path == COPY_WRITE_ZEROS && step > WRITTEN_ZEROS_SIZE)
-		step = WRITTEN_ZEROS_SIZE;
-	/* Into a pipe, a quarter of it, so its reader drains one part while
-	 * dd fills the next; or where writes are atomic (their size seen),
-	 * one a record, as the record loop's. */
+	/* Into a pipe, a quarter of it (its reader drains one while dd fills
+	 * the next), or one record where writes are atomic, as the loop's. */
 	if (io_end_is_pipe(&run->out)) {
 		step = run->out.pipe_capacity / 4;
 		if (step < WHOLE_PIPE_STEP)
@@ -77,11 +69,11 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 	return at_end;
 }
 
-/* A splice into a pipe moves only what fits there, where a read takes
- * all the input held: the rest goes on, as the record's write would.
- * False on a fault, the part moved then the tally's carry. */
-static bool finish_cut_record(struct dd_run *run, struct copy_channel *ch,
-			      size_t moved, size_t record)
+/* A splice into a pipe moves only what fits, where a read takes all the
+ * input held: the rest follows.  The record's size, or 0 on a fault (the
+ * part moved is the carry). */
+static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
+				size_t moved, size_t record)
 {
 	while (moved < record) {
 		ssize_t n = copy_channel_step(ch, record - moved);
@@ -90,15 +82,15 @@ static bool finish_cut_record(struct dd_run *run, struct copy_channel *ch,
 			continue;
 		if (n <= 0) {
 			tally_carry(run, moved, moved);
-			return false;
+			return 0;
 		}
 		moved += (size_t)n;
 	}
-	return true;
+	return moved;
 }
 
-/* Write out the record dd's pipe holds.  One the output does not take
- * goes to the record loop whole. */
+/* Write out the record dd's pipe holds; one the output does not take goes
+ * to the record loop whole. */
 static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 {
 	size_t written = 0;
@@ -141,15 +133,11 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 				: copy_channel_step(ch, size);
 		while (n < 0 && retry_after(run));
 		/* Only the fill's 0 is surely the end: else a read tells. */
-		if (n == 0 && via_pipe)
-			note_read_size(run, 0, size);
 		if (n <= 0)
 			return n == 0 && via_pipe;
-		if ((size_t)n < held) {
-			if (!finish_cut_record(run, ch, (size_t)n, held))
-				return false;
-			n = (ssize_t)held;
-		}
+		n = (ssize_t)finish_cut_record(run, ch, (size_t)n, held);
+		if (n == 0)
+			return false;
 		if ((size_t)n < size)
 			process_signals(run);   /* it may have cut it short */
 		note_read_size(run, n, size);
@@ -160,18 +148,9 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 	}
 }
 
-/* Could a read from the input pipe return more than dd's pipe holds?
- * Then one fill would split that record in two. */
-static bool record_may_exceed(const struct dd_run *run,
-			      const struct copy_channel *ch)
-{
-	return run->in.pipe_capacity == 0
-		|| min_u64(run->in.pipe_capacity, run->opt->ibs) > ch->pipe_size;
-}
-
-/* Write the next piece of what was read ahead, as the record loop would:
- * one block, or with conv=sparse a run of blocks all zeros (sought over)
- * or all not.  True when all of it was done; *done is how much was. */
+/* Write the next piece read ahead, as the record loop would: a block, or
+ * with conv=sparse a run of blocks all zeros (sought over) or all not.
+ * True when all of it was done; *done is how much was. */
 static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 			      size_t held, size_t *done)
 {
@@ -196,10 +175,9 @@ static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 	return *done == len;
 }
 
-/* conv=sparse: seek over the whole blocks of a hole at the input's
- * offset, at most left (> 0) bytes, on both sides.  *data_end: where the
- * data found last ends (a file without holes is asked once).  Returns
- * the bytes passed (0 at data), or -1 if the input can't be put back. */
+/* conv=sparse: seek both ends over the whole blocks of a hole at the
+ * input's offset, at most left (> 0) bytes; *data_end: where the data
+ * found last ends.  The bytes passed (0 at data), or -1 on a seek error. */
 static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 			       uint64_t *data_end)
 {
@@ -222,8 +200,8 @@ static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 	return (int64_t)hole;
 }
 
-/* Read ahead: large reads, since a file's are full until its end; the
- * writes as the record loop's; records from the byte count. */
+/* Large reads (a file's are full until its end), the record loop's
+ * writes, the records counted from the bytes. */
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
@@ -232,6 +210,7 @@ static bool copy_read_ahead(struct dd_run *run)
 		: (size_t)min_u64(obs, run->plan.ibuf_size);
 	size_t held = 0, at = 0, done;
 	uint64_t limit = run->plan.count_bytes, moved = 0, data_end = 0;
+	int64_t hole = 0;
 	struct lazy_buffer buf;
 	bool at_end = false, whole;
 
@@ -239,15 +218,11 @@ static bool copy_read_ahead(struct dd_run *run)
 		return false;
 	while (!(at_end = turn_reaches_count(run, moved, limit))) {
 		if (held == 0) {
-			int64_t hole = pass_input_hole(run, limit - moved,
-							&data_end);
 			ssize_t n;
 
-			if (hole < 0) {
-				report_seek_error(&run->in);
-				at_end = true;
+			hole = pass_input_hole(run, limit - moved, &data_end);
+			if (hole < 0)
 				break;
-			}
 			if (hole > 0) {
 				moved += (uint64_t)hole;
 				tally_moved(run, (uint64_t)hole, true);
@@ -265,7 +240,6 @@ static bool copy_read_ahead(struct dd_run *run)
 		/* A piece not all written stops the copy there: the record
 		 * loop meets the fault, and no zeros after it are sought over. */
 		whole = write_ahead_piece(run, buf.data + at, held, &done);
-
 		at += done;
 		held -= done;
 		moved += done;
@@ -274,31 +248,14 @@ static bool copy_read_ahead(struct dd_run *run)
 			break;
 	}
 	/* The record loop reads on from what was written. */
-	if (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0) {
+	if (hole < 0
+	    || (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0)) {
 		report_seek_error(&run->in);
 		at_end = true;
 	}
 	tally_coalesced(run, moved, at_end);
 	lazy_buffer_free(&buf);
 	return at_end;
-}
-
-/* The zeros a path writes, if any: never-written pages (the input
- * buffer's, if large enough: it is never read into), or to vmsplice, a
- * block of real zero pages (libbb.h).  False without memory for them. */
-static bool get_zeros(struct dd_run *run, enum copy_path path,
-		      struct lazy_buffer *zeros)
-{
-	if (path == COPY_VMSPLICE_ZEROS)
-		return zero_block_alloc(zeros, ZERO_BLOCK_SIZE) == 0;
-	if (path != COPY_WRITE_ZEROS)
-		return true;
-	if (run->ibuf.capacity >= WRITTEN_ZEROS_SIZE) {
-		zeros->data = run->ibuf.data;
-		zeros->capacity = WRITTEN_ZEROS_SIZE;
-		return true;
-	}
-	return lazy_buffer_alloc(zeros, WRITTEN_ZEROS_SIZE) == 0;
 }
 
 bool copy_zerocopy(struct dd_run *run)
@@ -315,13 +272,24 @@ bool copy_zerocopy(struct dd_run *run)
 		pipe_raise_capacity(&run->in, PIPE_MAX_CAPACITY);
 	if (plan->mover == MOVER_READ_AHEAD)
 		return copy_read_ahead(run);
-	if (!get_zeros(run, plan->path, &zeros))
+	/* The zeros a path writes: never-written pages (ibuf's, if large
+	 * enough), or for vmsplice real zero pages (libbb.h). */
+	if (plan->path == COPY_WRITE_ZEROS
+	    && run->ibuf.capacity >= WRITTEN_ZEROS_SIZE)
+		zeros.data = run->ibuf.data;
+	else if ((plan->path == COPY_WRITE_ZEROS
+		  && lazy_buffer_alloc(&zeros, WRITTEN_ZEROS_SIZE) != 0)
+		 || (plan->path == COPY_VMSPLICE_ZEROS
+		     && zero_block_alloc(&zeros, ZERO_BLOCK_SIZE) != 0))
 		return false;
 	if (copy_channel_open(&ch, plan->path, &run->in, &run->out, zeros.data) == 0) {
 		if (plan->mover == MOVER_COALESCED)
 			done = copy_coalesced(run, &ch);
+		/* Not where a read could take more than dd's pipe holds:
+		 * one fill would split that record in two. */
 		else if (plan->path != COPY_SPLICE_VIA_PIPE
-			 || !record_may_exceed(run, &ch))
+			 || (run->in.pipe_capacity && ch.pipe_size >=
+			     min_u64(run->in.pipe_capacity, run->opt->ibs)))
 			done = copy_per_record(run, &ch);
 		copy_channel_close(&ch);
 	}
