@@ -59,23 +59,29 @@ for sym in $syms; do
 	settle_config "$d"
 done
 
-# Two whole configurations besides the per-symbol ones (allnoconfig plus
+# Three whole configurations besides the per-symbol ones (allnoconfig plus
 # exactly these symbols, so that switches added later stay off):
 #   six-applets  the six applets and every feature they had when zerobox
 #                was measured against BusyBox 1.35 with the same applets
 #                (docs/benchmarks.md): the like-for-like line, which new
 #                applets and features do not move;
-#   dd-only      dd and every dd feature there is now (FEATURE_DD_*).
+#   dd-only      dd and every dd feature there is now (FEATURE_DD_*);
+#   dd-core      dd with the features of its core, none of the jobs built
+#                on it (bmap=, conv=verify, zeroing): the line issue 26
+#                measured the core by.
 SIX_APPLETS='LONG_USAGE FEATURE_ZEROCOPY CAT FEATURE_CAT_OPTIONS CMP DD
 FEATURE_DD_NOCACHE FEATURE_DD_CONV FEATURE_DD_PROGRESS FEATURE_DD_SIGNALS
 FEATURE_DD_IOFLAGS HEAD FEATURE_HEAD_ELIDE SYNC TRUNCATE'
 DD_ONLY="DD FEATURE_ZEROCOPY $(echo "$syms" | grep '^FEATURE_DD_' | tr '\n' ' ')"
-configs='six-applets dd-only'
+DD_CORE='DD FEATURE_ZEROCOPY FEATURE_DD_NOCACHE FEATURE_DD_CONV
+FEATURE_DD_PROGRESS FEATURE_DD_SIGNALS FEATURE_DD_IOFLAGS'
+configs='six-applets dd-only dd-core'
 for c in $configs; do
 	variant_dir "$c"
 	case $c in
 	six-applets) want=$SIX_APPLETS ;;
 	dd-only) want=$DD_ONLY ;;
+	dd-core) want=$DD_CORE ;;
 	esac
 	for sym in $want; do echo "CONFIG_$sym=y"; done >"$d/want.config"
 	if [ -n "$have_kconfig" ]; then
@@ -160,6 +166,7 @@ for c in $configs; do
 	case $c in
 	six-applets) label="six applets (BusyBox comparison)" ;;
 	dd-only) label="dd only, every dd feature" ;;
+	dd-core) label="dd core (dd only, no jobs)" ;;
 	esac
 	if [ -f "$d/ok" ]; then
 		printf '%-32s | %14s\n' "$label" \
