@@ -1,8 +1,4 @@
-/*
- * ends.c - opening the input and the output, and learning once what
- * each end is (libbb's io_end).  The output is opened only after the
- * input is planned and skipped: a run that cannot start leaves it alone.
- */
+/* ends.c - opening the input and the output, learning once what each is. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -25,12 +21,9 @@ static void set_fd_flags(int fd, int add, const char *name)
 		goto fail;
 	wanted = old | add;
 	if (wanted & O_DIRECTORY) {
-		if (fstat(fd, &st) != 0)
+		errno = ENOTDIR;   /* unless fstat fails */
+		if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode))
 			goto fail;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			goto fail;
-		}
 		wanted &= ~O_DIRECTORY;
 	}
 	if (wanted == old || fcntl(fd, F_SETFL, wanted) == 0)
@@ -39,9 +32,8 @@ static void set_fd_flags(int fd, int add, const char *name)
 	bb_perror_msg_and_die("setting flags for %s", quote_always(name));
 }
 
-/* open(2), kept off descriptors 0 to 2 (with standard input closed, an
- * output opened there would be read as the input).  A signal while a
- * fifo's open waits is acted on, and the open tried again. */
+/* open(2), kept off descriptors 0 to 2 (an output opened there could be
+ * read as the input); retried after a signal while a fifo's open waits. */
 static int open_file(struct dd_run *run, const char *name, int flags)
 {
 	int fd;
@@ -59,9 +51,8 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	return fd;
 }
 
-/* Opens path, or takes the standard descriptor std_fd, as end.  Read
- * access (O_RDWR) lets seek= read over a tape's blocks; GNU asks for it
- * when seeking and falls back to write-only. */
+/* Opens path, or takes std_fd, as end.  O_RDWR lets seek= read over a
+ * tape's blocks; as GNU, write-only if that fails. */
 static void open_end(struct dd_run *run, struct io_end *end, const char *path,
 		     int std_fd, int flags)
 {
@@ -106,9 +97,8 @@ void open_output(struct dd_run *run)
 		 | (opt->conv & CONV_EXCL ? O_EXCL : 0)
 		 | (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC)
 		 | (opt->seek_records ? O_RDWR : O_WRONLY));
-	/* seek= truncates a file it opened there (not standard output, which
-	 * may be appended to).  GNU ignores a failure but on the types POSIX
-	 * cares about, and gives up on an output whose type it cannot learn. */
+	/* seek= truncates a file it opened (not standard output).  A failure
+	 * dies only on the types POSIX cares about, or an unknown one (GNU). */
 	if (!opt->output_path || !opt->seek_records || (opt->conv & CONV_NOTRUNC)
 	    || ftruncate(out->fd, (off_t)size) == 0)
 		return;

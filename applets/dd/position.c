@@ -1,8 +1,4 @@
-/*
- * position.c - skip= on the input and seek= on the output, one routine
- * for both as in GNU: lseek where the file can, else read over the
- * blocks; what seek= could not read over is written as zero blocks.
- */
+/* position.c - skip= and seek=, one routine (GNU's): lseek, else read over. */
 #include <errno.h>
 #include <unistd.h>
 
@@ -25,9 +21,8 @@ static unsigned char *output_block(struct dd_run *run, struct lazy_buffer *buf)
 	return buf->data;
 }
 
-/* Reads over one block: the input's as a record is read, the output's
- * (a tape opened read-write) into scratch.  Dies as GNU does on error,
- * the output's with the lseek's errno. */
+/* Reads over one block: the input's as a record, the output's (a tape
+ * opened read-write) into scratch.  Dies on error as GNU does. */
 static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
@@ -54,9 +49,8 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 	return n;
 }
 
-/* Passes skip= on the input or seek= on the output; returns the input's
- * records not passed because it ended first.  A file that can seek, but
- * not that far, is an error (GNU). */
+/* Passes skip= or seek=; returns the input's records not passed because
+ * it ended first.  A file that can seek, but not that far, is an error. */
 static uint64_t pass_over(struct dd_run *run, bool input)
 {
 	const struct dd_options *opt = run->opt;
