@@ -1,5 +1,4 @@
-/* conv.c - the conversions in GNU's order: one translation table -> swab ->
- * block | unblock | as is -> stage_output().  But swab, FEATURE_DD_CONV. */
+/* conv.c - conversions in GNU's order: table, swab, block/unblock, staging. */
 #include <string.h>
 
 #include "dd.h"
@@ -105,8 +104,7 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 	}
 }
 
-/* conv=unblock: each cbs-byte record loses its trailing spaces and gains
- * a newline.  A record may span reads: spaces wait for a non-space. */
+/* conv=unblock: cbs-byte records lose trailing spaces and gain a newline. */
 static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
 	struct dd_conv_state *cv = &run->conv;
@@ -177,8 +175,8 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
 	unsigned conv = run->opt->conv;
 
-	if (ENABLE_FEATURE_DD_CONV && (conv & (CONV_ASCII | CONV_EBCDIC
-					       | CONV_IBM | CONV_LCASE | CONV_UCASE)))
+	if (ENABLE_FEATURE_DD_CONV && (conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM
+					       | CONV_LCASE | CONV_UCASE)))
 		for (size_t i = 0; i < len; i++)
 			buf[i] = run->conv.table[buf[i]];
 	if (conv & CONV_SWAB)
@@ -195,8 +193,7 @@ enum dd_stop conv_finish(struct dd_run *run)
 	/* Once, at the end: swab's odd byte. */
 	if (cv->swab_held)
 		shape_bytes(run, &cv->swab_byte, 1);
-	/* A last line without its newline is still padded (block); the last
-	 * record's newline waited for a next record (unblock). */
+	/* block pads a last line without newline; unblock's newline waited. */
 	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
 		if (run->opt->conv & CONV_BLOCK)
 			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));

@@ -6,8 +6,7 @@
 
 #include "dd.h"
 
-/* iflag=/oflag= on standard input/output: added with fcntl, as GNU
- * does.  Creation-only flags mean nothing there; directory is checked. */
+/* iflag=/oflag= on stdin/stdout: by fcntl as GNU, less creation-only flags. */
 static void set_fd_flags(int fd, int add, const char *name)
 {
 	int old, wanted;
@@ -41,7 +40,6 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	do
 		fd = open(name, flags, 0666);
 	while (fd < 0 && retry_after(run));
-
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 
@@ -82,7 +80,6 @@ void open_output(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
 	const struct io_end *out = &run->out;
-	uint64_t size = run->plan.seek_offset;
 	int err;
 
 	/* GNU checks this before opening: nothing is created or cut. */
@@ -100,7 +97,7 @@ void open_output(struct dd_run *run)
 	/* seek= truncates a file it opened (not standard output).  A failure
 	 * dies only on the types POSIX cares about, or an unknown one (GNU). */
 	if (!opt->output_path || !opt->seek_records || (opt->conv & CONV_NOTRUNC)
-	    || ftruncate(out->fd, (off_t)size) == 0)
+	    || ftruncate(out->fd, (off_t)run->plan.seek_offset) == 0)
 		return;
 	err = errno;
 	if (out->stat_errno)
@@ -109,6 +106,6 @@ void open_output(struct dd_run *run)
 	if (S_ISREG(out->st.st_mode) || S_ISDIR(out->st.st_mode))
 		bb_errno_msg_and_die(err, "failed to truncate to %llu bytes"
 				     " in output file %s",
-				     (unsigned long long)size,
+				     (unsigned long long)run->plan.seek_offset,
 				     quote_always(out->name));
 }

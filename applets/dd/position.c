@@ -37,15 +37,14 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 				print_summary(run);
 			die_with_summary(run);
 		}
-		tally_passed(run, (uint64_t)n, 0);
-		return n;
+	} else {
+		n = safe_read(run->out.fd, output_block(run, scratch), size);
+		if (n < 0) {
+			errno = lseek_errno;
+			die_cannot_pass(run, false);
+		}
 	}
-	n = safe_read(run->out.fd, output_block(run, scratch), size);
-	if (n < 0) {
-		errno = lseek_errno;
-		die_cannot_pass(run, false);
-	}
-	tally_passed(run, 0, (uint64_t)n);
+	tally_passed(run, input ? (uint64_t)n : 0, input ? 0 : (uint64_t)n);
 	return n;
 }
 
@@ -127,9 +126,8 @@ static bool skip_short;   /* skip= went past the input's end */
 void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
-	uint64_t records = pass_over(run, true);
 
-	skip_short = records
+	skip_short = pass_over(run, true) != 0
 		|| (!run->plan.skip_overflow
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
