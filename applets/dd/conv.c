@@ -1,9 +1,4 @@
-/*
- * conv.c - the conversions that change bytes or record shape, in GNU's
- * order: (sync padding, records.c) -> one composed translation table
- * (ascii/ebcdic/ibm/lcase/ucase) -> swab -> block | unblock | as is ->
- * stage_output().  All but swab is compiled out without FEATURE_DD_CONV.
- */
+/* conv.c - conversions in GNU's order: table, swab, block/unblock, staging. */
 #include <string.h>
 
 #include "dd.h"
@@ -28,8 +23,7 @@ static const unsigned char ascii_to_ebcdic[] =
 	/* e0 */ "\xb8\xb9\xba\xbb\xbc\xa1\xbe\xbf\xca\xcb\xcc\xcd\xce\xcf\xda\xdb"
 	/* f0 */ "\xdc\xdd\xde\xdf\xea\xeb\xec\xed\xee\xef\xfa\xfb\xfc\xfd\xfe\xff";
 
-/* Where POSIX's ASCII -> IBM table (conv=ibm) differs from the above:
- * { ASCII byte, IBM byte }.  The IBM table is not a permutation. */
+/* { ASCII, IBM }: where POSIX's conv=ibm table (no permutation) differs. */
 static const unsigned char ibm_changes[][2] = {
 	{ 0x5e, 0x5f },   /* '^' -> not sign */
 	{ 0x7e, 0xa1 },   /* '~' */
@@ -59,8 +53,7 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 			b ^= 0x20;
 		cv->table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
 	}
-	/* By index: no earlier step moved these bytes (ascii excludes ibm,
-	 * and they are not letters). */
+	/* By index: ascii excludes ibm, and these are not letters. */
 	if (conv & CONV_IBM)
 		for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
 			cv->table[ibm_changes[i][0]] = ibm_changes[i][1];
@@ -83,8 +76,7 @@ static void output_spaces(struct dd_run *run, uint64_t n)
 	}
 }
 
-/* conv=block: each line becomes exactly cbs bytes, cut or space-padded;
- * the newline itself is dropped.  Lines may span records. */
+/* conv=block: lines, across records, cut or padded to cbs (newline dropped). */
 static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
 	struct dd_conv_state *cv = &run->conv;
@@ -112,9 +104,7 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 	}
 }
 
-/* conv=unblock: each cbs-byte record loses its trailing spaces and gains
- * a newline.  Spaces are held back until a non-space shows they were
- * not trailing, since a record may span reads. */
+/* conv=unblock: cbs-byte records lose trailing spaces and gain a newline. */
 static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
 	struct dd_conv_state *cv = &run->conv;
@@ -142,8 +132,7 @@ static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 	}
 }
 
-/* Hand translated, swabbed bytes to the record shaping step (operands.c
- * drops block/unblock without cbs=). */
+/* Translated, swabbed bytes to block/unblock (dropped without cbs=). */
 static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
 	unsigned conv = run->opt->conv;
@@ -156,8 +145,7 @@ static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 		stage_output(run, p, n);
 }
 
-/* conv=swab: swap byte pairs of the whole stream, as GNU does: an odd
- * byte left at the end of a record pairs with the first of the next. */
+/* conv=swab: byte pairs of the whole stream (pairs span records, as GNU's). */
 static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 {
 	struct dd_conv_state *cv = &run->conv;
@@ -186,10 +174,9 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
 	unsigned conv = run->opt->conv;
-	unsigned translating = CONV_ASCII | CONV_EBCDIC | CONV_IBM | CONV_LCASE
-		| CONV_UCASE;
 
-	if (ENABLE_FEATURE_DD_CONV && (conv & translating))
+	if (ENABLE_FEATURE_DD_CONV && (conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM
+					       | CONV_LCASE | CONV_UCASE)))
 		for (size_t i = 0; i < len; i++)
 			buf[i] = run->conv.table[buf[i]];
 	if (conv & CONV_SWAB)
@@ -203,11 +190,10 @@ enum dd_stop conv_finish(struct dd_run *run)
 {
 	struct dd_conv_state *cv = &run->conv;
 
-	/* Called once, at the end (nothing is reset): swab's odd byte. */
+	/* Once, at the end: swab's odd byte. */
 	if (cv->swab_held)
 		shape_bytes(run, &cv->swab_byte, 1);
-	/* A last line without its newline is still padded (block); the last
-	 * record's newline waited for a next record (unblock). */
+	/* block pads a last line without newline; unblock's newline waited. */
 	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
 		if (run->opt->conv & CONV_BLOCK)
 			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));

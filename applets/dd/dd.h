@@ -58,8 +58,7 @@ struct dd_options {
 	uint64_t ibs, obs, cbs;     /* block sizes in bytes (cbs 0 = unset) */
 	bool bs_given;              /* bs= given: one write per read */
 	unsigned conv;              /* CONV_* */
-	bool reshaping;             /* a CONV_RESHAPING symbol was given (even
-				     * block/unblock that cbs= left inert) */
+	bool reshaping;             /* CONV_RESHAPING given (whatever cbs=) */
 	int input_open_flags;       /* O_* from iflag= */
 	int output_open_flags;      /* O_* from oflag= */
 	unsigned input_flags;       /* FLAG_* from iflag= */
@@ -67,8 +66,7 @@ struct dd_options {
 	enum dd_status status;
 	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
 
-	/* count=, skip=, seek= split as GNU does: whole records plus bytes
-	 * (the bytes part is nonzero only when counted in bytes). */
+	/* count=, skip=, seek= as GNU splits them: records plus bytes. */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */
 	bool count_given;
 	uint64_t skip_records, skip_bytes;
@@ -78,14 +76,10 @@ struct dd_options {
 /* How the bytes move (plan.c picks). */
 enum dd_mover {
 	MOVER_RECORDS,      /* the record loop: read, convert, write */
-	MOVER_COALESCED,    /* zero-copy in large steps, the records counted
-			     * from the bytes (inputs short only at the end) */
+	MOVER_COALESCED,    /* zero-copy in large steps, records from bytes */
 	MOVER_PER_RECORD,   /* zero-copy, one step per record (a pipe) */
-	MOVER_READ_AHEAD,   /* large reads of a file dd opened, the record
-			     * loop's writes: into a pipe at obs <= PIPE_BUF,
-			     * or conv=sparse */
-	MOVER_ZEROOUT,      /* zeros into a block device, which writes them
-			     * itself (zeroout.c) */
+	MOVER_READ_AHEAD,   /* large reads, the record loop's writes */
+	MOVER_ZEROOUT,      /* zeros the block device writes (zeroout.c) */
 };
 
 /* Every limit that follows from the operands and the ends (plan.c):
@@ -101,8 +95,7 @@ struct dd_plan {
 	uint64_t obuf_size;        /* the output buffer to map first */
 	bool warn_partial_read;    /* GNU's "suggest iflag=fullblock" */
 	bool record_steps;         /* larger records move in steps (records.c) */
-	uint64_t batch_size;       /* the most a batch from a pipe may hold
-				    * (batch.c); 0 for none */
+	uint64_t batch_size;       /* most a pipe's batch holds; 0: none */
 	uint64_t batch_write;      /* the most one write of a batch carries */
 
 	enum dd_mover mover;
@@ -210,13 +203,11 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover);
 size_t records_for_batch(struct dd_run *run);
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
-/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
+/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set).
+ * conv_record converts a record in place and stages it; conv_finish stages
+ * what was held back at the end: STOP_NONE, or STOP_BLOCK_FAILED. */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
-/* Convert one record (in place) and stage it (stage_output): STOP_NONE,
- * or STOP_BLOCK_FAILED. */
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
-/* At end of input: stage what the conversions held back; the same
- * outcomes. */
 enum dd_stop conv_finish(struct dd_run *run);
 
 /* output.c.  Append bytes to the output block, writing each full obs

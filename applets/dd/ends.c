@@ -1,8 +1,4 @@
-/*
- * ends.c - opening the input and the output, and learning once what
- * each end is (libbb's io_end).  The output is opened only after the
- * input is planned and skipped: a run that cannot start leaves it alone.
- */
+/* ends.c - opening the input and the output, learning once what each is. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,8 +6,7 @@
 
 #include "dd.h"
 
-/* iflag=/oflag= on standard input/output: added with fcntl, as GNU
- * does.  Creation-only flags mean nothing there; directory is checked. */
+/* iflag=/oflag= on stdin/stdout: by fcntl as GNU, less creation-only flags. */
 static void set_fd_flags(int fd, int add, const char *name)
 {
 	int old, wanted;
@@ -25,12 +20,9 @@ static void set_fd_flags(int fd, int add, const char *name)
 		goto fail;
 	wanted = old | add;
 	if (wanted & O_DIRECTORY) {
-		if (fstat(fd, &st) != 0)
+		errno = ENOTDIR;   /* unless fstat fails */
+		if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode))
 			goto fail;
-		if (!S_ISDIR(st.st_mode)) {
-			errno = ENOTDIR;
-			goto fail;
-		}
 		wanted &= ~O_DIRECTORY;
 	}
 	if (wanted == old || fcntl(fd, F_SETFL, wanted) == 0)
@@ -39,9 +31,8 @@ static void set_fd_flags(int fd, int add, const char *name)
 	bb_perror_msg_and_die("setting flags for %s", quote_always(name));
 }
 
-/* open(2), kept off descriptors 0 to 2 (with standard input closed, an
- * output opened there would be read as the input).  A signal while a
- * fifo's open waits is acted on, and the open tried again. */
+/* open(2), kept off descriptors 0 to 2 (an output opened there could be
+ * read as the input); retried after a signal while a fifo's open waits. */
 static int open_file(struct dd_run *run, const char *name, int flags)
 {
 	int fd;
@@ -49,7 +40,6 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	do
 		fd = open(name, flags, 0666);
 	while (fd < 0 && retry_after(run));
-
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 
@@ -59,9 +49,8 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	return fd;
 }
 
-/* Opens path, or takes the standard descriptor std_fd, as end.  Read
- * access (O_RDWR) lets seek= read over a tape's blocks; GNU asks for it
- * when seeking and falls back to write-only. */
+/* Opens path, or takes std_fd, as end.  O_RDWR lets seek= read over a
+ * tape's blocks; as GNU, write-only if that fails. */
 static void open_end(struct dd_run *run, struct io_end *end, const char *path,
 		     int std_fd, int flags)
 {
@@ -91,7 +80,6 @@ void open_output(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
 	const struct io_end *out = &run->out;
-	uint64_t size = run->plan.seek_offset;
 	int err;
 
 	/* GNU checks this before opening: nothing is created or cut. */
@@ -106,11 +94,10 @@ void open_output(struct dd_run *run)
 		 | (opt->conv & CONV_EXCL ? O_EXCL : 0)
 		 | (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC)
 		 | (opt->seek_records ? O_RDWR : O_WRONLY));
-	/* seek= truncates a file it opened there (not standard output, which
-	 * may be appended to).  GNU ignores a failure but on the types POSIX
-	 * cares about, and gives up on an output whose type it cannot learn. */
+	/* seek= truncates a file it opened (not standard output).  A failure
+	 * dies only on the types POSIX cares about, or an unknown one (GNU). */
 	if (!opt->output_path || !opt->seek_records || (opt->conv & CONV_NOTRUNC)
-	    || ftruncate(out->fd, (off_t)size) == 0)
+	    || ftruncate(out->fd, (off_t)run->plan.seek_offset) == 0)
 		return;
 	err = errno;
 	if (out->stat_errno)
@@ -119,6 +106,6 @@ void open_output(struct dd_run *run)
 	if (S_ISREG(out->st.st_mode) || S_ISDIR(out->st.st_mode))
 		bb_errno_msg_and_die(err, "failed to truncate to %llu bytes"
 				     " in output file %s",
-				     (unsigned long long)size,
+				     (unsigned long long)run->plan.seek_offset,
 				     quote_always(out->name));
 }

@@ -1,7 +1,4 @@
-/*
- * operands.c - turn "name=value" operands into struct dd_options, with
- * every check and message GNU dd gives, before anything is opened.
- */
+/* operands.c - argv into struct dd_options, with GNU's checks and messages. */
 #include <fcntl.h>
 #include <string.h>
 
@@ -28,8 +25,7 @@ _Static_assert(((unsigned)(O_APPEND | O_DIRECT | O_DIRECTORY | O_DSYNC | O_SYNC
 			   | O_NONBLOCK | O_NOATIME | O_NOCTTY | O_NOFOLLOW)
 		| CONV_VERIFY) < 1u << 24, "symbol values fit 24 bits");
 
-/* Dies if the switch a word needs is off; only the names of the
- * switches that are off are compiled in. */
+/* Dies if the switch a word needs is off (only those names are compiled in). */
 static void check_switch(const char *noun, const char *name, unsigned needs)
 {
 	const char *off;
@@ -73,8 +69,7 @@ static const struct symbol conv_symbols[] = {
 	{ "", 0, false, ALWAYS }
 };
 
-/* Shared by iflag= and oflag=; which side a flag may go on is checked
- * after parsing, as GNU does. */
+/* Shared by iflag= and oflag=; the side is checked after parsing (GNU). */
 static const struct symbol flag_symbols[] = {
 	{ "append",      O_APPEND,    true, ALWAYS },
 	{ "direct",      O_DIRECT,    true, NEEDS_IOFLAGS },
@@ -110,8 +105,7 @@ BB_NORETURN static void die_invalid(const char *noun, const char *word)
 	bb_error_msg_and_usage("invalid %s: %s", noun, quote_escaped(word));
 }
 
-/* A comma-separated list of symbols, each ORed into *value and
- * *open_flags, or, when exclusive, the last one wins. */
+/* A comma-separated list: each symbol ORed in, or the last one wins. */
 static void parse_symbols(char *list, const struct symbol *table,
 			  const char *noun, bool exclusive,
 			  unsigned *value, int *open_flags)
@@ -180,8 +174,7 @@ static void check_conflicts(struct dd_options *opt)
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
-	/* verify reads back the range just written: not an appended end,
-	 * nor holes that leave the old bytes. */
+	/* verify reads back what was written: no appending, no holes. */
 	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)) {
 		if (opt->output_open_flags & O_APPEND)
 			die_cannot_combine("verify and oflag=append");
@@ -190,9 +183,7 @@ static void check_conflicts(struct dd_options *opt)
 	}
 }
 
-/* bmap= writes the map's ranges where they lie in the image and leaves
- * the rest (never truncated): operands that move, cut or change bytes
- * have no meaning with it. */
+/* bmap= writes the map's ranges in place: nothing may move, cut or change. */
 static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip)
 {
 	const char *with = NULL;
@@ -214,8 +205,7 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip)
 	opt->conv |= CONV_NOTRUNC;
 }
 
-/* The operands, grouped by how their values are read (operand_names
- * in the same order); iseek= and oseek= are skip= and seek=. */
+/* By how their values are read (as operand_names); iseek/oseek: skip/seek. */
 enum operand {
 	OPERAND_BS, OPERAND_IBS, OPERAND_OBS, OPERAND_CBS,
 	OPERAND_COUNT, OPERAND_SKIP, OPERAND_SEEK, OPERAND_ISEEK, OPERAND_OSEEK,
@@ -234,10 +224,8 @@ static enum operand find_operand(const char *name, size_t len)
 
 	while (i < UNKNOWN_OPERAND && !word_is(name, len, operand_names[i]))
 		i++;
-	if (i == OPERAND_ISEEK)
-		return OPERAND_SKIP;
-	if (i == OPERAND_OSEEK)
-		return OPERAND_SEEK;
+	if (i == OPERAND_ISEEK || i == OPERAND_OSEEK)
+		i -= OPERAND_ISEEK - OPERAND_SKIP;
 	return (enum operand)i;
 }
 
@@ -291,16 +279,12 @@ void parse_operands(struct dd_options *opt, char **argv)
 		}
 	}
 	opt->status = (enum dd_status)status;
-	opt->ibs = values[OPERAND_IBS];
-	opt->obs = values[OPERAND_OBS];
+	opt->bs_given = values[OPERAND_BS] != 0;
+	opt->ibs = opt->bs_given ? values[OPERAND_BS] : values[OPERAND_IBS];
+	opt->obs = opt->bs_given ? values[OPERAND_BS] : values[OPERAND_OBS];
 	opt->cbs = values[OPERAND_CBS];
-	if (values[OPERAND_BS]) {
-		opt->ibs = opt->obs = values[OPERAND_BS];
-		opt->bs_given = true;
-	}
 
-	/* Synchronized input asks for synchronized reads as well, as GNU
-	 * does (O_RSYNC; on Linux the same bits as O_SYNC). */
+	/* Synchronized input asks for synchronized reads (GNU's O_RSYNC). */
 	if (opt->input_open_flags & (O_DSYNC | O_SYNC))
 		opt->input_open_flags |= O_RSYNC;
 	if (opt->output_flags & FLAG_FULLBLOCK)

@@ -1,7 +1,4 @@
-/*
- * plan.c - every limit that follows from the operands and the ends, and
- * the mover.  Pure functions: the fuzz harness checks them directly.
- */
+/* plan.c - limits and mover from operands and ends: pure, for the fuzzer. */
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -27,8 +24,7 @@ static uint64_t input_start(const struct dd_plan *plan, const struct io_end *in)
 	return start;
 }
 
-/* The largest piece of a record read or written at once: as cheap per
- * byte as one large read, small enough for a board with 32 MiB. */
+/* A record's largest step: cheap per byte, small for a 32 MiB board. */
 enum { RECORD_STEP = 4 << 20 };
 
 void plan_input(struct dd_plan *plan, const struct dd_options *opt,
@@ -68,7 +64,7 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 			plan->ibuf_size = min_u64(plan->ibuf_size, in->pipe_capacity);
 	}
 	/* Steps of a record return what one read would: one buffer, nothing
-	 * that looks at the whole record, an input of known size. */
+	 * looking at the whole record, an input of known size. */
 	plan->record_steps = opt->bs_given && opt->ibs == opt->obs
 		&& !opt->reshaping
 		&& !(opt->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE))
@@ -76,15 +72,13 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 	if (plan->record_steps)
 		plan->ibuf_size = min_u64(plan->ibuf_size, RECORD_STEP);
 
-	/* GNU's separate output buffer, as large as the input can fill; it
-	 * grows on demand up to obs (conv=block can add bytes). */
+	/* GNU's separate output buffer, as the input fills it (up to obs). */
 	plan->two_buffers = !opt->bs_given || opt->ibs != opt->obs || opt->reshaping;
 	plan->obuf_size = plan->two_buffers ? min_u64(opt->obs,
 		total > plan->ibuf_size ? total : plan->ibuf_size) : 0;
 }
 
-/* A copy is plain when nothing looks at the bytes; sparse_ok lets
- * conv=sparse through, which looks only to seek over zeros. */
+/* Plain: nothing looks at the bytes (sparse_ok: but conv=sparse's seeks). */
 static bool is_plain(const struct dd_options *opt, bool sparse_ok)
 {
 	unsigned looking = CONV_SYNC | CONV_NOERROR | CONV_SWAB
@@ -95,9 +89,8 @@ static bool is_plain(const struct dd_options *opt, bool sparse_ok)
 		&& !((opt->input_open_flags | opt->output_open_flags) & O_DIRECT);
 }
 
-/* Reading ahead pays where the writes stay small (a pipe at obs <=
- * PIPE_BUF, conv=sparse), from a file dd opened (an inherited offset may
- * be shared); iflag=fullblock must not write a record cut by an error. */
+/* Read-ahead pays for small writes (a pipe at obs <= PIPE_BUF, sparse), from
+ * a file dd opened (offset unshared); fullblock writes no error-cut record. */
 static bool read_ahead_pays(const struct dd_options *opt,
 			    const struct io_end *in, const struct io_end *out,
 			    bool plain)
@@ -111,8 +104,7 @@ static bool read_ahead_pays(const struct dd_options *opt,
 	return plain && io_end_is_pipe(out) && opt->obs <= PIPE_BUF;
 }
 
-/* Pipe -> file through dd's pipe pays only for records above 64 KiB
- * (`make bench BENCH_ONLY=crossover`). */
+/* Pipe -> file through dd's pipe pays above 64 KiB (BENCH_ONLY=crossover). */
 enum { PIPE_TO_FILE_MIN_RECORD = 64 << 10 };
 
 /* The movers and the batches need both ends known and blocking. */
@@ -149,9 +141,8 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 	plan->path = copy_choose_path(in, out);
 	if (plan->path == COPY_READ_WRITE)
 		return;
-	/* Into a pipe, writes of at most PIPE_BUF are seen (each is atomic):
-	 * one per record.  Zeros need no read: a read of a page or less from
-	 * /dev/zero is never cut short. */
+	/* Into a pipe, writes of at most PIPE_BUF are seen (atomic): one per
+	 * record.  Zeros need no read (design.md, "Zero-copy"). */
 	if (io_end_is_pipe(out) && opt->obs <= PIPE_BUF) {
 		if (plan->path == COPY_VMSPLICE_ZEROS) {
 			plan->path = COPY_WRITE_ZEROS;
@@ -159,8 +150,7 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 		}
 		return;
 	}
-	/* Reads short only at the end (a read of /dev/zero never fails
-	 * part-way): records follow from the byte count. */
+	/* Reads short only at the end (/dev/zero never): records follow. */
 	if ((in->size_known && !(opt->input_flags & FLAG_FULLBLOCK))
 	    || is_dev_zero(&in->st))
 		plan->mover = MOVER_COALESCED;
@@ -171,16 +161,15 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 		plan->mover = MOVER_PER_RECORD;
 }
 
-/* Batches: one default pipe's worth at most; into a pipe, writes of at
- * most PIPE_BUF, atomic as each record's own write was. */
+/* Batches: a default pipe's worth at most; into a pipe, atomic writes. */
 enum { BATCH_SIZE = 64 << 10 };
 
 void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 		 const struct io_end *in, const struct io_end *out)
 {
 	uint64_t obs = opt->obs;
-	/* Where writes only add bytes (not a tape, where each write is a
-	 * block), a record's steps and a batch may be separate writes. */
+	/* Where writes only add bytes (not a tape, whose writes are blocks),
+	 * a record's steps and a batch may be separate writes. */
 	bool adds_bytes = S_ISREG(out->st.st_mode) || S_ISBLK(out->st.st_mode)
 		|| S_ISFIFO(out->st.st_mode) || is_dev_null(&out->st);
 
@@ -188,8 +177,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	choose_mover(plan, opt, in, out);
 
 	/* Whole records a pipe already holds, read at once: where nothing
-	 * looks at the bytes or the reads, and not with oflag=sync/dsync
-	 * (each record on the disk before the next is read). */
+	 * looks at the bytes or the reads, and not with oflag=sync/dsync. */
 	plan->batch_size = plan->batch_write = 0;
 	if (!fast_paths_allowed(in, out) || plan->mover != MOVER_RECORDS
 	    || !io_end_is_pipe(in) || !adds_bytes || !is_plain(opt, false)

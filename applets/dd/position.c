@@ -1,8 +1,4 @@
-/*
- * position.c - skip= on the input and seek= on the output, one routine
- * for both as in GNU: lseek where the file can, else read over the
- * blocks; what seek= could not read over is written as zero blocks.
- */
+/* position.c - skip= and seek=, one routine (GNU's): lseek, else read over. */
 #include <errno.h>
 #include <unistd.h>
 
@@ -25,9 +21,8 @@ static unsigned char *output_block(struct dd_run *run, struct lazy_buffer *buf)
 	return buf->data;
 }
 
-/* Reads over one block: the input's as a record is read, the output's
- * (a tape opened read-write) into scratch.  Dies as GNU does on error,
- * the output's with the lseek's errno. */
+/* Reads over one block: the input's as a record, the output's (a tape
+ * opened read-write) into scratch.  Dies on error as GNU does. */
 static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
@@ -42,21 +37,19 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 				print_summary(run);
 			die_with_summary(run);
 		}
-		tally_passed(run, (uint64_t)n, 0);
-		return n;
+	} else {
+		n = safe_read(run->out.fd, output_block(run, scratch), size);
+		if (n < 0) {
+			errno = lseek_errno;
+			die_cannot_pass(run, false);
+		}
 	}
-	n = safe_read(run->out.fd, output_block(run, scratch), size);
-	if (n < 0) {
-		errno = lseek_errno;
-		die_cannot_pass(run, false);
-	}
-	tally_passed(run, 0, (uint64_t)n);
+	tally_passed(run, input ? (uint64_t)n : 0, input ? 0 : (uint64_t)n);
 	return n;
 }
 
-/* Passes skip= on the input or seek= on the output; returns the input's
- * records not passed because it ended first.  A file that can seek, but
- * not that far, is an error (GNU). */
+/* Passes skip= or seek=; returns the input's records not passed because
+ * it ended first.  A file that can seek, but not that far, is an error. */
 static uint64_t pass_over(struct dd_run *run, bool input)
 {
 	const struct dd_options *opt = run->opt;
@@ -133,9 +126,8 @@ static bool skip_short;   /* skip= went past the input's end */
 void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
-	uint64_t records = pass_over(run, true);
 
-	skip_short = records
+	skip_short = pass_over(run, true) != 0
 		|| (!run->plan.skip_overflow
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
