@@ -117,8 +117,8 @@ struct dd_tally {
 	uint64_t bytes_out;
 	uint64_t in_offset;              /* where the next byte is read */
 	uint64_t out_offset;             /* where the next byte is written */
-	/* The record in progress when the zero-copy mover hands over: the
-	 * bytes of it already read, and already written. */
+	/* A record counts once it ends: what a large record's steps or a
+	 * zero-copy mover moved of it before is its carry, in and out. */
 	size_t carry_in, carry_out;
 };
 

@@ -18,8 +18,7 @@ static void on_signal(int sig)
 		interrupt_signal = sig;
 }
 
-/* No SA_RESTART: a read blocked on an idle pipe returns EINTR, and the
- * summary comes at once. */
+/* No SA_RESTART: a blocked read returns EINTR, the summary comes at once. */
 void install_signal_handlers(void)
 {
 	struct sigaction action = {
@@ -58,8 +57,7 @@ void process_signals(struct dd_run *run)
 		else
 			info_requests--;
 		print_summary(run);
-		/* SA_RESETHAND restored the default action: this kills as
-		 * the signal would (unless it is blocked). */
+		/* SA_RESETHAND restored the default: kill as the signal would. */
 		if (sig)
 			raise(sig);
 	}

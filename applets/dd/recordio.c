@@ -70,9 +70,8 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/* The pipe's writer may have raised it since the buffer was sized, and
- * wakes the reader only once it is full or its write done: the capacity
- * is asked after the wait.  True when the buffer then fits one read. */
+/* Fit ibuf to the pipe's capacity once it is readable ("The memory rules"
+ * in docs/design.md); true when the buffer then fits one read. */
 static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
 	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
@@ -95,8 +94,7 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
-	/* Reads that go on are one read to the partial-read rules, as the
-	 * steps of a large record already are. */
+	/* Reads that go on are one read to the partial-read rules. */
 	bool in_steps = reads.steps_whole != 0, fitted = false;
 	ssize_t n;
 
@@ -120,9 +118,8 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 			break;
 		if ((size_t)n < want && fullblock)
 			continue;
-		/* The buffer is full, the record not.  A pipe's one read
-		 * returns what it holds, up to its capacity now; a buffer
-		 * just fitted to it already was that read. */
+		/* The buffer is full, the record not.  A pipe's read returns
+		 * what it holds (a buffer just fitted to it was that read). */
 		if (((size_t)n < want || fitted) && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
@@ -233,9 +230,6 @@ enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
 	report_write_error(run, block);
 	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
-
-/* The tally.  A record counts once it ends; what a large record's steps
- * or a zero-copy mover moved of it before is its carry. */
 
 /* A record of n bytes was read, or its rest after the carry (n may be
  * 0: conv=noerror,sync pads a lost block). */
