@@ -51,8 +51,8 @@ static void count_records(struct dd_run *run, struct batch_count *c,
 	}
 }
 
-/* Write the batch's blocks, counting as they go; after ENOSPC or EDQUOT
- * a block at a time (docs/design.md, "Batches from a pipe"). */
+/* Write the batch's blocks, counting as they go (after ENOSPC or EDQUOT a
+ * block at a time: docs/design.md, "Batches from a pipe"); stage the rest. */
 static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 				size_t end, struct batch_count *c)
 {
@@ -79,6 +79,9 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 		count_records(run, c, done, false);
 		tick_within_record(run);
 	}
+	count_records(run, c, end, false);
+	if (run->plan.two_buffers)
+		stage_output(run, data + end, c->staged);
 	return STOP_NONE;
 }
 
@@ -117,7 +120,6 @@ enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 	struct batch_count c = { 0 };
 	size_t bs = (size_t)run->opt->obs, end;   /* = ibs: batches are plain */
 	unsigned char *data = batches.buf.data + bs;
-	enum dd_stop stop;
 
 	*len = read_restarting(run, data, records * bs);
 	if (*len <= 0)
@@ -128,18 +130,10 @@ enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 	note_read_size(run, (ssize_t)bs, bs);
 	if (c.got % bs)
 		note_read_size(run, (ssize_t)(c.got % bs), bs);
-	/* Two buffers: the staged bytes go first, to begin the first block;
-	 * the whole blocks are written, the rest staged again. */
+	/* Two buffers: staged bytes begin the first block; a rest is staged. */
 	if (run->plan.two_buffers) {
 		c.staged = take_staged_output(run, data);
 		end = (c.staged + c.got) / bs * bs;
 	}
-	data -= c.staged;
-	stop = write_batch(run, data, end, &c);
-	if (stop != STOP_NONE)
-		return stop;
-	count_records(run, &c, end, false);
-	if (run->plan.two_buffers)
-		stage_output(run, data + end, c.staged);
-	return STOP_NONE;
+	return write_batch(run, data - c.staged, end, &c);
 }
