@@ -1,6 +1,5 @@
 /*
- * recordio.c - one record read and one block written, as GNU's iread and
- * iwrite; and the tally, whose only writer this file is (tally_*).
+ * recordio.c - GNU's iread and iwrite, and the tally (its only writer).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +8,7 @@
 
 #include "jobs.h"
 
-/* What the partial-read rules remember.  A record read in steps is one
- * read to them: its size, and the bytes of it in before this read. */
+/* The partial-read rules' memory; a record read in steps is one read. */
 static struct {
 	ssize_t prev_read;       /* the previous read's length, or -1 */
 	size_t steps_whole, steps_before;
@@ -89,8 +87,7 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	return true;
 }
 
-/* A read that fills a buffer smaller than size means plan.c's bound
- * failed: the buffer grows and the reads go on (docs/design.md). */
+/* A read that fills a buffer below size grows it (docs/design.md). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
@@ -144,8 +141,7 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 	return n < 0 && (!*got || fullblock) ? -1 : (ssize_t)*got;
 }
 
-/* O_DIRECT can't write a short last block: like GNU, drop it for that
- * block, and fsync at the end (sync_output). */
+/* Like GNU, drop O_DIRECT for a short last block; fsync it at the end. */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	const struct dd_options *opt = run->opt;
@@ -166,9 +162,7 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 
 bool seek_over_zeros(struct dd_run *run, size_t len)
 {
-	if (run->sparse_off)
-		return false;
-	if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
+	if (!run->sparse_off && lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
 		run->final_op_was_seek = true;
 		return true;
 	}
@@ -192,19 +186,17 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	while (done < len) {
 		ssize_t n = write(run->out.fd, data + done, len - done);
 
-		if (n < 0) {
-			if (!retry_after(run))
-				break;
+		if (n < 0 && retry_after(run))
 			continue;
-		}
+		if (n < 0)
+			break;
 		if (n == 0) {
 			/* Some drivers say 0 at the end of a device. */
 			errno = ENOSPC;
 			break;
 		}
 		done += (size_t)n;
-		/* A signal may have cut it short: act on it before the
-		 * rest, which may block for good (GNU's iwrite). */
+		/* A signal may have cut it short: act on it first (iwrite). */
 		if (done < len)
 			process_signals(run);
 	}
@@ -231,8 +223,7 @@ enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
 	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
 
-/* A record of n bytes was read, or its rest after the carry (n may be
- * 0: conv=noerror,sync pads a lost block). */
+/* A record of n bytes was read, or its rest (0: noerror,sync's lost block). */
 void tally_read(struct dd_run *run, size_t n)
 {
 	struct dd_tally *t = &run->tally;
@@ -245,8 +236,7 @@ void tally_read(struct dd_run *run, size_t n)
 	t->carry_in = 0;
 }
 
-/* A whole obs block is a full record out; a shorter one, or a write
- * that failed part-way (GNU 9.11), a partial one. */
+/* A whole obs block is a full record out; less, even failed, a partial. */
 void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
@@ -259,8 +249,7 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 	t->carry_out = 0;
 }
 
-/* The input ended (or failed) inside a carried record: it was a short
- * last record, in and out. */
+/* The input ended (or failed) inside a carried record: a short last one. */
 void tally_carry_ends(struct dd_run *run)
 {
 	struct dd_tally *t = &run->tally;
@@ -281,8 +270,7 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 	run->tally.bytes_out += n;
 }
 
-/* Bytes of a record whose end is still to come (records.c's steps, a
- * zero-copy mover's): read and written so far. */
+/* Bytes read and written of a record whose end is still to come. */
 void tally_carry(struct dd_run *run, size_t read, size_t written)
 {
 	run->tally.in_offset += read;
@@ -309,8 +297,7 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* The input or output moved without a record: where each starts,
- * skip=, seek=, noerror's step over a bad block, a bmap's holes. */
+/* A move without a record: skip=, seek=, a bad block, a bmap's hole. */
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out)
 {
 	run->tally.in_offset += in;
