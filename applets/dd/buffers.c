@@ -1,6 +1,5 @@
 /*
- * buffers.c - map the buffers the plan asks for, before the output is
- * opened, and grow them (mremap) when a bound turns out wrong.
+ * buffers.c - map the planned buffers (before the output opens); grow them.
  */
 #include "dd.h"
 

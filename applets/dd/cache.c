@@ -1,6 +1,5 @@
 /*
- * cache.c - iflag=nocache and oflag=nocache on libbb's cache_dropper:
- * about two windows a side, the rest dropped at the end (docs/design.md).
+ * cache.c - iflag/oflag=nocache on libbb's cache_dropper (docs/design.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,10 +56,9 @@ void drop_passed_cache(struct dd_run *run)
 	advance_side(&run->cache->out, run->tally.out_offset);
 }
 
-/* At the end of the file, the advice goes to EOF, which also drops the
- * last, partial page; a regular output's size takes a fresh fstat.
- * count=0 drops from the offset to EOF, whatever the file (GNU's
- * documented use): a descriptor that can't seek fails. */
+/* At the file's end, advice to EOF also drops the partial last page (a
+ * regular output's size takes a fresh fstat).  count=0 drops from offset
+ * to EOF whatever the file (GNU's use): a descriptor that can't seek fails. */
 static void finish_side(struct nocache_side *side, const struct io_end *end,
 			unsigned flags, uint64_t offset, bool count0)
 {

@@ -1,6 +1,5 @@
 /*
- * housekeeping.c - between moves: SIGINT and SIGUSR1 (the handlers set
- * flags, process_signals acts), and tick(): signals, progress, nocache.
+ * housekeeping.c - between moves: SIGINT and SIGUSR1, and tick().
  */
 #include <errno.h>
 #include <signal.h>
@@ -57,7 +56,7 @@ void process_signals(struct dd_run *run)
 		else
 			info_requests--;
 		print_summary(run);
-		/* SA_RESETHAND restored the default: kill as the signal would. */
+		/* The default action is back (SA_RESETHAND): this kills. */
 		if (sig)
 			raise(sig);
 	}

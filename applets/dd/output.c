@@ -1,6 +1,5 @@
 /*
- * output.c - the two-buffer shape's output block, and the end of the
- * copy: the size after a final hole, the syncs.
+ * output.c - the two-buffer output block; the final hole's size, the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -101,7 +100,6 @@ bool sync_output(struct dd_run *run)
 	if (!output_syncs_at_end(run) && (S_ISBLK(run->out.st.st_mode)
 	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
 		(void)write_out_with_progress(run, fd);
-
 	if ((run->opt->conv & CONV_FDATASYNC)
 	    && sync_with_progress(run, fd, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {

@@ -1,6 +1,5 @@
 /*
- * records.c - GNU's record loop: read, convert, write.  One buffer: each
- * read is written as it came; two: records go through conv_record().
+ * records.c - GNU's record loop: read, convert (two buffers), write.
  */
 #include <errno.h>
 #include <string.h>
@@ -149,8 +148,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {
-			/* A short read may be a signal's doing: act on it
-			 * before the record counts, as GNU does. */
+			/* A short read may be a signal's: act on it first. */
 			if ((size_t)len < size)
 				process_signals(run);
 			got = (size_t)len;
@@ -158,7 +156,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		tally_read(run, (size_t)len);
 		partread = (uint64_t)len < opt->ibs ? (size_t)len : 0;
 		if ((uint64_t)len < opt->ibs && (opt->conv & CONV_SYNC)) {
-			/* Only the tail: a failed fullblock read's bytes stay. */
+			/* The tail: what a failed fullblock read got stays. */
 			memset(run->ibuf.data + got,
 			       opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0,
 			       (size_t)opt->ibs - got);
