@@ -20,7 +20,6 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	const struct dd_options *opt = run->opt;
 	uint64_t records = run->tally.in_full + run->tally.in_partial;
 
-	/* Less what the zero-copy mover already read of this record. */
 	*size = (size_t)opt->ibs - run->tally.carry_in;
 	if (records >= opt->max_records + (opt->max_bytes != 0))
 		return false;
