@@ -1,16 +1,13 @@
 /*
- * batch.c - the whole records an input pipe holds, read in one read and
- * written together, counted as the record loop would count them
- * (docs/design.md, "Batches from a pipe").
+ * batch.c - a pipe's whole records, read at once, written together and
+ * counted as the record loop would (docs/design.md, "Batches from a pipe").
  */
 #include <errno.h>
 #include <unistd.h>
 
 #include "dd.h"
 
-/* After a look at the pipe finds no batch, `wait` records go one by one
- * before the next; the wait doubles up to BACKOFF_MAX, so a producer
- * writing a record at a time costs few extra calls. */
+/* A look that finds no batch backs off: `wait` records go one by one. */
 enum { BACKOFF_MAX = 64 };
 static struct {
 	struct lazy_buffer buf;
@@ -54,9 +51,8 @@ static void count_records(struct dd_run *run, struct batch_count *c,
 	}
 }
 
-/* Write the batch's blocks, counting as they go.  A filesystem near full
- * may refuse a large write and take small ones: after ENOSPC or EDQUOT
- * the rest goes a block at a time, as GNU's writes would have. */
+/* Write the batch's blocks, counting as they go (after ENOSPC or EDQUOT a
+ * block at a time: docs/design.md, "Batches from a pipe"); stage the rest. */
 static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 				size_t end, struct batch_count *c)
 {
@@ -83,6 +79,9 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 		count_records(run, c, done, false);
 		tick_within_record(run);
 	}
+	count_records(run, c, end, false);
+	if (run->plan.two_buffers)
+		stage_output(run, data + end, c->staged);
 	return STOP_NONE;
 }
 
@@ -95,9 +94,8 @@ size_t records_for_batch(struct dd_run *run)
 		batches.wait--;
 		return 0;
 	}
-	/* What the pipe holds, the buffer and count= (UINT64_MAX without)
-	 * allow, less one record: the next ordinary read then comes back
-	 * full while the writer refills the pipe, as GNU's would. */
+	/* What the pipe holds less one record (docs/design.md), as the
+	 * buffer and count= (UINT64_MAX without) allow. */
 	k = pipe_bytes_held(&run->in) / opt->ibs;
 	k = k ? k - 1 : 0;
 	k = min_u64(k, run->plan.batch_size / opt->ibs);
@@ -120,36 +118,22 @@ size_t records_for_batch(struct dd_run *run)
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
 	struct batch_count c = { 0 };
-	/* Two buffers: the staged bytes go before the records, to begin
-	 * the first block. */
 	size_t bs = (size_t)run->opt->obs, end;   /* = ibs: batches are plain */
 	unsigned char *data = batches.buf.data + bs;
-	enum dd_stop stop;
-	ssize_t n;
 
-	n = read_restarting(run, data, records * bs);
-	*len = n;
-	if (n <= 0)
+	*len = read_restarting(run, data, records * bs);
+	if (*len <= 0)
 		return STOP_NONE;
-	c.got = (size_t)n;
+	c.got = end = (size_t)*len;
 	/* To the partial-read rules a batch is its records: the first
 	 * follows the read before it, the last is the one before the next. */
 	note_read_size(run, (ssize_t)bs, bs);
 	if (c.got % bs)
 		note_read_size(run, (ssize_t)(c.got % bs), bs);
-	if (run->plan.two_buffers)
+	/* Two buffers: staged bytes begin the first block; a rest is staged. */
+	if (run->plan.two_buffers) {
 		c.staged = take_staged_output(run, data);
-	data -= c.staged;
-
-	/* Two buffers: the whole blocks are written, the rest staged. */
-	end = c.got;
-	if (run->plan.two_buffers)
 		end = (c.staged + c.got) / bs * bs;
-	stop = write_batch(run, data, end, &c);
-	if (stop != STOP_NONE)
-		return stop;
-	count_records(run, &c, end, false);
-	if (run->plan.two_buffers)
-		stage_output(run, data + end, c.staged);
-	return STOP_NONE;
+	}
+	return write_batch(run, data - c.staged, end, &c);
 }

@@ -1,6 +1,5 @@
 /*
- * buffers.c - map the buffers the plan asks for, before the output is
- * opened, and grow them (mremap) when a bound turns out wrong.
+ * buffers.c - map the planned buffers (before the output opens); grow them.
  */
 #include "dd.h"
 
@@ -22,9 +21,8 @@ void map_buffers(struct dd_run *run)
 		die_memory_exhausted("output", run->opt->obs);
 }
 
-/* Grow run->ibuf or run->obuf to hold at least want bytes, at most its
- * block size (below 2^63: doubling can't overflow); doubling keeps
- * mremaps few. */
+/* Grow ibuf or obuf by doubling (few mremaps) to hold want bytes, at most
+ * its block size (below 2^63: doubling can't overflow). */
 void grow_buffer(struct dd_run *run, bool output, uint64_t want)
 {
 	struct lazy_buffer *buf = output ? &run->obuf : &run->ibuf;

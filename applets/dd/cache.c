@@ -1,6 +1,5 @@
 /*
- * cache.c - iflag=nocache and oflag=nocache on libbb's cache_dropper:
- * about two windows a side, the rest dropped at the end (docs/design.md).
+ * cache.c - iflag/oflag=nocache on libbb's cache_dropper (docs/design.md).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,18 +8,15 @@
 
 #include "dd.h"
 
-/* One side's dropper.  Off where the file has no page cache, and once
- * advice failed: during a copy it is only a hint. */
+/* One side's dropper: off without a page cache, or once advice failed. */
 struct nocache_side {
 	bool on;
 	struct cache_dropper dropper;
 };
 
-struct dd_cache_state {
+static struct dd_cache_state {
 	struct nocache_side in, out;
-};
-
-static struct dd_cache_state cache_state;
+} cache_state;
 
 static void start_side(struct nocache_side *side, const struct io_end *end,
 		       unsigned flags, uint64_t offset, bool output)
@@ -60,38 +56,30 @@ void drop_passed_cache(struct dd_run *run)
 	advance_side(&run->cache->out, run->tally.out_offset);
 }
 
-/* count=0: drop the cache from the offset to the end, whatever the file
- * (GNU's documented use); a descriptor that can't seek fails. */
-static void drop_to_eof(const struct io_end *end, uint64_t offset)
-{
-	uint64_t page_mask = (uint64_t)getpagesize() - 1;
-	int err = lseek(end->fd, 0, SEEK_CUR) < 0 ? errno
-		: posix_fadvise(end->fd, (off_t)(offset & ~page_mask), 0,
-				POSIX_FADV_DONTNEED);
-
-	if (err) {
-		errno = err;
-		bb_perror_msg("failed to discard cache for: %s",
-			      quote_if_needed(end->name));
-		note_failure();
-	}
-}
-
-/* At the end of the file, the advice goes to EOF, which also drops the
- * last, partial page.  A regular output's size has changed since it was
- * opened: that takes a fresh fstat. */
+/* At the file's end, advice to EOF also drops the partial last page (a
+ * regular output's size takes a fresh fstat).  count=0 drops from offset
+ * to EOF whatever the file (GNU's use): a descriptor that can't seek fails. */
 static void finish_side(struct nocache_side *side, const struct io_end *end,
 			unsigned flags, uint64_t offset, bool count0)
 {
 	struct stat st;
 	bool at_eof = end->size_known && offset >= end->size;
 
-	if (count0) {
-		if (flags & FLAG_NOCACHE)
-			drop_to_eof(end, offset);
+	if (count0 && (flags & FLAG_NOCACHE)) {
+		uint64_t page_mask = (uint64_t)getpagesize() - 1;
+		int err = lseek(end->fd, 0, SEEK_CUR) < 0 ? errno
+			: posix_fadvise(end->fd, (off_t)(offset & ~page_mask),
+					0, POSIX_FADV_DONTNEED);
+
+		if (err) {
+			errno = err;
+			bb_perror_msg("failed to discard cache for: %s",
+				      quote_if_needed(end->name));
+			note_failure();
+		}
 		return;
 	}
-	if (!side->on)
+	if (count0 || !side->on)
 		return;
 	if (side->dropper.writing && S_ISREG(end->st.st_mode))
 		at_eof = fstat(end->fd, &st) == 0 && offset >= (uint64_t)st.st_size;

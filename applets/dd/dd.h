@@ -110,8 +110,8 @@ struct dd_tally {
 	uint64_t bytes_out;
 	uint64_t in_offset;              /* where the next byte is read */
 	uint64_t out_offset;             /* where the next byte is written */
-	/* The record in progress when the zero-copy mover hands over: the
-	 * bytes of it already read, and already written. */
+	/* A record counts once it ends: what a large record's steps or a
+	 * zero-copy mover moved of it before is its carry, in and out. */
 	size_t carry_in, carry_out;
 };
 
@@ -215,30 +215,25 @@ enum dd_stop conv_finish(struct dd_run *run);
  * staging stops, and staging_outcome() is STOP_BLOCK_FAILED. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 enum dd_stop staging_outcome(void);
-/* Move the staged bytes (fewer than obs) to just before end; returns
- * how many (batch.c writes them with the blocks they begin). */
+/* Move the staged bytes (< obs) to just before end; returns how many. */
 size_t take_staged_output(struct dd_run *run, unsigned char *end);
 /* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run);
-/* A copy that ended in a hole (conv=sparse) gets its full size.  False
- * if that failed (reported). */
+/* conv=sparse's final hole gets its size; false if that failed (reported). */
 bool extend_after_final_hole(struct dd_run *run);
-/* Whether the copy ends with a sync: conv=fdatasync / conv=fsync, or
- * O_DIRECT's deferred fsync. */
+/* Whether the copy ends with a sync: conv=f(data)sync, or O_DIRECT's. */
 bool output_syncs_at_end(const struct dd_run *run);
 /* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
 
-/* recordio.c: reading */
-/* How much the next record may read: ibs, or what count= in bytes
- * leaves for the last one.  False once count= records are in. */
+/* recordio.c, reading.  How much the next record may read: ibs, or what
+ * count= in bytes leaves for the last one; false once count= is reached. */
 bool next_record_size(const struct dd_run *run, size_t *size);
 /* Read a record of up to size bytes into ibuf as one read(2) would (or
  * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
  * is what ibuf holds (after a failed fullblock read, what came before). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read(2) of the input, restarted after acting on a signal, for the
- * movers that read it themselves; -1 with errno. */
+/* One read(2) of the input, restarted after acting on a signal. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
@@ -246,10 +241,9 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size);
  * of which are in (records.c); whole 0 ends that. */
 void read_steps_at(size_t whole, size_t before);
 
-/* recordio.c: writing */
-/* Write len bytes (GNU's iwrite): how many were written, fewer with
- * errno set.  write_step: a step of a large record, never its short last
- * block (no O_DIRECT drop). */
+/* recordio.c, writing.  Write len bytes (GNU's iwrite): how many were
+ * written, fewer with errno set.  write_step: a step of a large record,
+ * never its short last block (no O_DIRECT drop). */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
 size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
 /* The one report of a write error, in GNU's words for the path: "writing

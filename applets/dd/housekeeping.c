@@ -1,6 +1,5 @@
 /*
- * housekeeping.c - between moves: SIGINT and SIGUSR1 (the handlers set
- * flags, process_signals acts), and tick(): signals, progress, nocache.
+ * housekeeping.c - between moves: SIGINT and SIGUSR1, and tick().
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,8 +17,7 @@ static void on_signal(int sig)
 		interrupt_signal = sig;
 }
 
-/* No SA_RESTART: a read blocked on an idle pipe returns EINTR, and the
- * summary comes at once. */
+/* No SA_RESTART: a blocked read returns EINTR, the summary comes at once. */
 void install_signal_handlers(void)
 {
 	struct sigaction action = {
@@ -58,8 +56,7 @@ void process_signals(struct dd_run *run)
 		else
 			info_requests--;
 		print_summary(run);
-		/* SA_RESETHAND restored the default action: this kills as
-		 * the signal would (unless it is blocked). */
+		/* The default action is back (SA_RESETHAND): this kills. */
 		if (sig)
 			raise(sig);
 	}

@@ -1,6 +1,5 @@
 /*
- * output.c - the two-buffer shape's output block, and the end of the
- * copy: the size after a final hole, the syncs.
+ * output.c - the two-buffer output block; the final hole's size, the syncs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -96,13 +95,11 @@ bool sync_output(struct dd_run *run)
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
 
-	/* A block device's last close, and nocache's end, wait for what the
-	 * page cache holds: with status=progress it is written out here,
-	 * the line kept up.  Its errors stay where GNU meets them. */
+	/* What a block device's close or nocache's end waits for, written
+	 * out first ("Progress through the final sync" in docs/design.md). */
 	if (!output_syncs_at_end(run) && (S_ISBLK(run->out.st.st_mode)
 	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
 		(void)write_out_with_progress(run, fd);
-
 	if ((run->opt->conv & CONV_FDATASYNC)
 	    && sync_with_progress(run, fd, true) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {

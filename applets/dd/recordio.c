@@ -1,6 +1,5 @@
 /*
- * recordio.c - one record read and one block written, as GNU's iread and
- * iwrite; and the tally, whose only writer this file is (tally_*).
+ * recordio.c - GNU's iread and iwrite, and the tally (its only writer).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,8 +8,7 @@
 
 #include "jobs.h"
 
-/* What the partial-read rules remember.  A record read in steps is one
- * read to them: its size, and the bytes of it in before this read. */
+/* The partial-read rules' memory; a record read in steps is one read. */
 static struct {
 	ssize_t prev_read;       /* the previous read's length, or -1 */
 	size_t steps_whole, steps_before;
@@ -22,7 +20,6 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	const struct dd_options *opt = run->opt;
 	uint64_t records = run->tally.in_full + run->tally.in_partial;
 
-	/* Less what the zero-copy mover already read of this record. */
 	*size = (size_t)opt->ibs - run->tally.carry_in;
 	if (records >= opt->max_records + (opt->max_bytes != 0))
 		return false;
@@ -70,9 +67,8 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 	return n;
 }
 
-/* The pipe's writer may have raised it since the buffer was sized, and
- * wakes the reader only once it is full or its write done: the capacity
- * is asked after the wait.  True when the buffer then fits one read. */
+/* Fit ibuf to the pipe's capacity once it is readable ("The memory rules"
+ * in docs/design.md); true when the buffer then fits one read. */
 static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
 	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
@@ -90,13 +86,11 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	return true;
 }
 
-/* A read that fills a buffer smaller than size means plan.c's bound
- * failed: the buffer grows and the reads go on (docs/design.md). */
+/* A read that fills a buffer below size grows it (docs/design.md). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
-	/* Reads that go on are one read to the partial-read rules, as the
-	 * steps of a large record already are. */
+	/* Reads that go on are one read to the partial-read rules. */
 	bool in_steps = reads.steps_whole != 0, fitted = false;
 	ssize_t n;
 
@@ -120,9 +114,8 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 			break;
 		if ((size_t)n < want && fullblock)
 			continue;
-		/* The buffer is full, the record not.  A pipe's one read
-		 * returns what it holds, up to its capacity now; a buffer
-		 * just fitted to it already was that read. */
+		/* The buffer is full, the record not.  A pipe's read returns
+		 * what it holds (a buffer just fitted to it was that read). */
 		if (((size_t)n < want || fitted) && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
@@ -147,8 +140,7 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 	return n < 0 && (!*got || fullblock) ? -1 : (ssize_t)*got;
 }
 
-/* O_DIRECT can't write a short last block: like GNU, drop it for that
- * block, and fsync at the end (sync_output). */
+/* Like GNU, drop O_DIRECT for a short last block; fsync it at the end. */
 size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	const struct dd_options *opt = run->opt;
@@ -169,9 +161,7 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 
 bool seek_over_zeros(struct dd_run *run, size_t len)
 {
-	if (run->sparse_off)
-		return false;
-	if (lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
+	if (!run->sparse_off && lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
 		run->final_op_was_seek = true;
 		return true;
 	}
@@ -195,19 +185,17 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	while (done < len) {
 		ssize_t n = write(run->out.fd, data + done, len - done);
 
-		if (n < 0) {
-			if (!retry_after(run))
-				break;
+		if (n < 0 && retry_after(run))
 			continue;
-		}
+		if (n < 0)
+			break;
 		if (n == 0) {
 			/* Some drivers say 0 at the end of a device. */
 			errno = ENOSPC;
 			break;
 		}
 		done += (size_t)n;
-		/* A signal may have cut it short: act on it before the
-		 * rest, which may block for good (GNU's iwrite). */
+		/* A signal may have cut it short: act on it first (iwrite). */
 		if (done < len)
 			process_signals(run);
 	}
@@ -234,11 +222,7 @@ enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
 	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
 
-/* The tally.  A record counts once it ends; what a large record's steps
- * or a zero-copy mover moved of it before is its carry. */
-
-/* A record of n bytes was read, or its rest after the carry (n may be
- * 0: conv=noerror,sync pads a lost block). */
+/* A record of n bytes was read, or its rest (0: noerror,sync's lost block). */
 void tally_read(struct dd_run *run, size_t n)
 {
 	struct dd_tally *t = &run->tally;
@@ -251,8 +235,7 @@ void tally_read(struct dd_run *run, size_t n)
 	t->carry_in = 0;
 }
 
-/* A whole obs block is a full record out; a shorter one, or a write
- * that failed part-way (GNU 9.11), a partial one. */
+/* A whole obs block is a full record out; less, even failed, a partial. */
 void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
@@ -265,8 +248,7 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 	t->carry_out = 0;
 }
 
-/* The input ended (or failed) inside a carried record: it was a short
- * last record, in and out. */
+/* The input ended (or failed) inside a carried record: a short last one. */
 void tally_carry_ends(struct dd_run *run)
 {
 	struct dd_tally *t = &run->tally;
@@ -287,8 +269,7 @@ void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
 	run->tally.bytes_out += n;
 }
 
-/* Bytes of a record whose end is still to come (records.c's steps, a
- * zero-copy mover's): read and written so far. */
+/* Bytes read and written of a record whose end is still to come. */
 void tally_carry(struct dd_run *run, size_t read, size_t written)
 {
 	run->tally.in_offset += read;
@@ -315,8 +296,7 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* The input or output moved without a record: where each starts,
- * skip=, seek=, noerror's step over a bad block, a bmap's holes. */
+/* A move without a record: skip=, seek=, a bad block, a bmap's hole. */
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out)
 {
 	run->tally.in_offset += in;

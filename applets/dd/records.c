@@ -1,6 +1,5 @@
 /*
- * records.c - GNU's record loop: read, convert, write.  One buffer: each
- * read is written as it came; two: records go through conv_record().
+ * records.c - GNU's record loop: read, convert (two buffers), write.
  */
 #include <errno.h>
 #include <string.h>
@@ -8,8 +7,7 @@
 
 #include "dd.h"
 
-/* conv=noerror could not step over a bad block: said once, and from
- * then on the input looks unseekable. */
+/* noerror could not step over a bad block: said once, then unseekable. */
 static bool input_seek_failed;
 
 /* conv=noerror: step over the unreadable rest of the block, as GNU's
@@ -51,8 +49,7 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 				      ssize_t *len)
 {
 	const struct dd_options *opt = run->opt;
-	/* A directory fails every read at the same offset: GNU's noerror
-	 * loops forever there; zerobox stops. */
+	/* A directory's reads all fail: GNU's noerror loops forever; not us. */
 	bool go_on = (opt->conv & CONV_NOERROR) && errno != EISDIR;
 
 	if (!go_on || opt->status != STATUS_NONE)
@@ -67,9 +64,8 @@ static enum dd_stop handle_read_error(struct dd_run *run, size_t partread,
 	return STOP_NONE;
 }
 
-/* A record larger than the buffer (plan.c's record_steps), a buffer at a
- * time; the steps are the tally's carry.  The last piece is left in
- * ibuf, *size what its read asked for, *len as read_record's. */
+/* A record larger than ibuf, a buffer at a time ("Large records" in
+ * docs/design.md); its last piece stays in ibuf, *size and *len its read's. */
 static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 					 ssize_t *len)
 {
@@ -88,9 +84,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		tally_carry(run, want, 0);
 		written = write_step(run, run->ibuf.data, want);
 		if (written != want) {
-			/* GNU read the whole record before writing: it is in
-			 * as that read would have returned it (the input's
-			 * size is known), and out as a failed write. */
+			/* In as GNU's one read would have returned it. */
 			uint64_t left = run->in.size > run->tally.in_offset
 				? run->in.size - run->tally.in_offset : 0;
 
@@ -154,8 +148,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 			if (stop != STOP_NONE || len < 0)
 				continue;
 		} else {
-			/* A short read may be a signal's doing: act on it
-			 * before the record counts, as GNU does. */
+			/* A short read may be a signal's: act on it first. */
 			if ((size_t)len < size)
 				process_signals(run);
 			got = (size_t)len;
@@ -163,8 +156,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		tally_read(run, (size_t)len);
 		partread = (uint64_t)len < opt->ibs ? (size_t)len : 0;
 		if ((uint64_t)len < opt->ibs && (opt->conv & CONV_SYNC)) {
-			/* Pad only the tail: what a failed fullblock read got
-			 * stays, as in GNU. */
+			/* The tail: what a failed fullblock read got stays. */
 			memset(run->ibuf.data + got,
 			       opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0,
 			       (size_t)opt->ibs - got);
