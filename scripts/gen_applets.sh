@@ -16,6 +16,8 @@
 # rebuilds nothing when a source changed elsewhere than in its annotations):
 #
 #   OUTDIR/Config.applets.in        every //config: block, files in C order
+#                                   but DIR/DIR.c first in DIR (its applet
+#                                   symbol before the options that depend on it)
 #   OUTDIR/include/applet_tables.h  prototypes, usage texts and the applet
 #                                   table sorted by name (binary search)
 #   OUTDIR/applets.list             "NAME SYMBOL" lines, for install.sh
@@ -27,7 +29,13 @@ out=$1
 shift
 mkdir -p "$out/include"
 
-files=$(for f in "$@"; do echo "$f"; done | LC_ALL=C sort)
+files=$(for f in "$@"; do
+	d=${f%/*}
+	case $f in
+	"$d/${d##*/}.c") printf '%s/\t%s\n' "$d" "$f" ;;
+	*) printf '%s\t%s\n' "$f" "$f" ;;
+	esac
+done | LC_ALL=C sort | cut -f2)
 
 # One awk pass writes the three outputs to temporary files; a syntax error
 # in an annotation stops everything before any output is replaced.

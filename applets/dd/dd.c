@@ -40,14 +40,6 @@
 //config:	depends on DD
 //config:	help
 //config:	  direct, directory, dsync, sync, nonblock, noatime, noctty, nofollow.
-//config:
-//config:config FEATURE_DD_BMAP
-//config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
-//config:	default y
-//config:	depends on DD
-//config:	help
-//config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
-//config:	  checked, the rest of the output left as it is.
 
 //applet:dd dd_main DD
 
