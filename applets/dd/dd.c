@@ -95,8 +95,7 @@ static bool abbreviates(const char *word, const char *option)
 	return !*word;
 }
 
-/* dd's only options, --help and --version, are found anywhere before
- * "--", as GNU's getopt does: take them out, leaving the operands. */
+/* Take out --help and --version, found before "--" as getopt_long does. */
 static void take_options(char **argv)
 {
 	char **out = argv;
@@ -124,8 +123,7 @@ static void take_options(char **argv)
 		;
 }
 
-/* The one way out of a copy, as GNU's: the syncs run even after a write
- * error (docs/design.md, "Ends, plan, tally"). */
+/* The syncs run after a write error too (design.md, "Ends, plan, tally"). */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
 	if (stop != STOP_DONE)
@@ -173,8 +171,7 @@ int dd_main(int argc, char **argv)
 		verify_check_output(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
-	/* GNU's clock starts once the output is open (a fifo waits for a
-	 * reader), before it skips; it warns then, too. */
+	/* GNU's clock starts once the output is open, before it seeks. */
 	report_leave_out(opening_output);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);

@@ -24,9 +24,8 @@ int dd_exit_status(void)
 	return report.exit_status;
 }
 
-/* "N bytes (X kB, Y KiB) copied, T s, R kB/s", less a size under 1000 B
- * or 1024 B.  note NULL: the summary's form, %g seconds and a newline;
- * else the progress line's, whole seconds, then note. */
+/* "N bytes (X kB, Y KiB) copied, T s, R kB/s"; note NULL: the summary's
+ * form (%g s, newline), else the progress line's (whole seconds, note). */
 static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
@@ -102,8 +101,7 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
-/* When due, rewrite the line in place, blanking what is left of a longer
- * one still open; the next lines come twice a second (docs/design.md). */
+/* When due, rewrite the line in place (docs/design.md, "Progress lines"). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
@@ -183,8 +181,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	print_progress(run, now, note);
 }
 
-/* Before a final sync, statistics that no longer show the bytes written
- * are printed in the summary's form, as GNU does (the line stays open). */
+/* Before a final sync, as GNU (docs/design.md, "Progress lines"). */
 void catch_up_progress(struct dd_run *run)
 {
 	char buf[LINE_SIZE];
