@@ -5,35 +5,30 @@
 //config:	default y
 //config:	help
 //config:	  Copy and convert a file, as GNU coreutils dd does.
-//config:
 //config:config FEATURE_DD_NOCACHE
 //config:	bool "iflag=nocache and oflag=nocache"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Drop what dd read or wrote from the page cache as it goes.
-//config:
 //config:config FEATURE_DD_CONV
 //config:	bool "Conversions (ascii, ebcdic, ibm, block, unblock, lcase, ucase, sparse)"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, only the other conv= symbols are there.
-//config:
 //config:config FEATURE_DD_PROGRESS
 //config:	bool "status=progress"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, status=progress is refused.
-//config:
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, SIGUSR1 ends dd, as it would any program.
-//config:
 //config:config FEATURE_DD_IOFLAGS
 //config:	bool "Less common iflag/oflag flags"
 //config:	default y
