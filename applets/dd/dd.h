@@ -149,8 +149,7 @@ struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;
-	struct lazy_buffer ibuf;
-	struct lazy_buffer obuf;         /* two_buffers only */
+	struct lazy_buffer ibuf, obuf;   /* obuf: two_buffers only */
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */

@@ -10,8 +10,7 @@ static struct {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	struct line_pacer progress;
 	size_t progress_len;             /* the open progress line's width */
-	bool shown;                      /* a statistics line was printed, */
-	uint64_t shown_bytes;            /* showing these bytes */
+	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 } report;
 
 void note_failure(void)
@@ -35,7 +34,6 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B", *secs;
 
-	report.shown = true;
 	report.shown_bytes = bytes;
 	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
@@ -61,6 +59,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 void report_start(void)
 {
 	report.start_ns = monotonic_ns();
+	report.shown_bytes = UINT64_MAX;
 	line_pacer_start(&report.progress, report.start_ns, SECOND_NS);
 }
 
@@ -187,7 +186,7 @@ void catch_up_progress(struct dd_run *run)
 	char buf[LINE_SIZE];
 
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
-	    && report.shown && report.shown_bytes < run->tally.bytes_out)
+	    && report.shown_bytes < run->tally.bytes_out)
 		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
 						     monotonic_ns(), NULL));
 }
