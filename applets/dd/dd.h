@@ -3,10 +3,6 @@
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <sys/types.h>
-
 #include "libbb.h"
 
 /* conv= symbols. */

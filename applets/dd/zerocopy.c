@@ -2,7 +2,6 @@
  * fault, or a 0 that may not be the end, hands the copy to the record
  * loop where it stands (docs/design.md, "Faults"). */
 #include <limits.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -160,9 +159,8 @@ static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 	return *done == len;
 }
 
-/* conv=sparse: seek both ends over the whole blocks of a hole at the
- * input's offset, at most left (> 0) bytes; *data_end: where the data
- * found last ends.  The bytes passed (0 at data), or -1 on a seek error. */
+/* conv=sparse: seek both ends over a hole's whole blocks, at most left (> 0)
+ * bytes: how many (0 at data; *data_end: where it ends), or -1 on error. */
 static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 			       uint64_t *data_end)
 {
