@@ -89,8 +89,7 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 	return true;
 }
 
-/* Per record, from a pipe: into a pipe or /dev/null one splice is one
- * record; into a file, a fill of dd's pipe is one, then drained. */
+/* Per record, from a pipe: one splice, or a fill of dd's pipe drained. */
 static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 {
 	bool via_pipe = ch->path == COPY_SPLICE_VIA_PIPE;
@@ -183,8 +182,7 @@ static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 	return (int64_t)hole;
 }
 
-/* Large reads (a file's are full until its end), the record loop's
- * writes, the records counted from the bytes. */
+/* Large reads, the record loop's writes (docs/design.md, "Zero-copy"). */
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
