@@ -12,9 +12,15 @@
  * the output is opened (bmap_prepare: every check, the map's own
  * checksum, the input's size, the output's), then range by range during
  * the copy.  A map that changed in between fails at its end.
- *
- * Its switch, FEATURE_DD_BMAP, is declared with dd's others in dd.c.
  */
+//config:config FEATURE_DD_BMAP
+//config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
+//config:	default y
+//config:	depends on DD
+//config:	help
+//config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
+//config:	  checked, the rest of the output left as it is.
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

@@ -5,49 +5,36 @@
 //config:	default y
 //config:	help
 //config:	  Copy and convert a file, as GNU coreutils dd does.
-//config:
 //config:config FEATURE_DD_NOCACHE
 //config:	bool "iflag=nocache and oflag=nocache"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Drop what dd read or wrote from the page cache as it goes.
-//config:
 //config:config FEATURE_DD_CONV
 //config:	bool "Conversions (ascii, ebcdic, ibm, block, unblock, lcase, ucase, sparse)"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, only the other conv= symbols are there.
-//config:
 //config:config FEATURE_DD_PROGRESS
 //config:	bool "status=progress"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, status=progress is refused.
-//config:
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  Without this, SIGUSR1 ends dd, as it would any program.
-//config:
 //config:config FEATURE_DD_IOFLAGS
 //config:	bool "Less common iflag/oflag flags"
 //config:	default y
 //config:	depends on DD
 //config:	help
 //config:	  direct, directory, dsync, sync, nonblock, noatime, noctty, nofollow.
-//config:
-//config:config FEATURE_DD_BMAP
-//config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
-//config:	default y
-//config:	depends on DD
-//config:	help
-//config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
-//config:	  checked, the rest of the output left as it is.
 
 //applet:dd dd_main DD
 
@@ -103,8 +90,7 @@ static bool abbreviates(const char *word, const char *option)
 	return !*word;
 }
 
-/* dd's only options, --help and --version, are found anywhere before
- * "--", as GNU's getopt does: take them out, leaving the operands. */
+/* Take out --help and --version, found before "--" as getopt_long does. */
 static void take_options(char **argv)
 {
 	char **out = argv;
@@ -132,8 +118,7 @@ static void take_options(char **argv)
 		;
 }
 
-/* The one way out of a copy, as GNU's: the syncs run even after a write
- * error (docs/design.md, "Ends, plan, tally"). */
+/* The syncs run after a write error too (design.md, "Ends, plan, tally"). */
 static void finish_copy(struct dd_run *run, enum dd_stop stop)
 {
 	if (stop != STOP_DONE)
@@ -181,8 +166,7 @@ int dd_main(int argc, char **argv)
 		verify_check_output(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
-	/* GNU's clock starts once the output is open (a fifo waits for a
-	 * reader), before it skips; it warns then, too. */
+	/* GNU's clock starts once the output is open, before it seeks. */
 	report_leave_out(opening_output);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);

@@ -3,10 +3,6 @@
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <sys/types.h>
-
 #include "libbb.h"
 
 /* conv= symbols. */
@@ -142,14 +138,12 @@ struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
 	struct dd_plan plan;
-	struct lazy_buffer ibuf;
-	struct lazy_buffer obuf;         /* two_buffers only */
+	struct lazy_buffer ibuf, obuf;   /* obuf: two_buffers only */
 	bool final_op_was_seek;          /* conv=sparse ended in a hole */
 	bool sparse_off;                 /* output can't seek: no holes */
 	bool sync_at_end;                /* O_DIRECT dropped: fsync at end */
 	uint64_t direct_tail;            /* where that last block began */
-	size_t pending;                  /* a record in ibuf, counted in, not
-					  * out: zero-copy hands it over */
+	size_t pending;                  /* zero-copy's record in ibuf, not out */
 	struct dd_tally tally;
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
@@ -287,7 +281,7 @@ void setup_nocache(struct dd_run *run);
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
 
-/* report.c.  report_leave_out: the time since `since` does not count. */
+/* report.c; report_leave_out: the time since `since` does not count. */
 void report_start(void);
 void report_leave_out(uint64_t since);
 void print_summary(struct dd_run *run);

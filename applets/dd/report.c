@@ -10,8 +10,7 @@ static struct {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	struct line_pacer progress;
 	size_t progress_len;             /* the open progress line's width */
-	bool shown;                      /* a statistics line was printed, */
-	uint64_t shown_bytes;            /* showing these bytes */
+	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 } report;
 
 void note_failure(void)
@@ -24,9 +23,8 @@ int dd_exit_status(void)
 	return report.exit_status;
 }
 
-/* "N bytes (X kB, Y KiB) copied, T s, R kB/s", less a size under 1000 B
- * or 1024 B.  note NULL: the summary's form, %g seconds and a newline;
- * else the progress line's, whole seconds, then note. */
+/* "N bytes (X kB, Y KiB) copied, T s, R kB/s"; note NULL: the summary's
+ * form (%g s, newline), else the progress line's (whole seconds, note). */
 static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
@@ -36,7 +34,6 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B", *secs;
 
-	report.shown = true;
 	report.shown_bytes = bytes;
 	sizes[0] = '\0';
 	human_readable(si, bytes, 1, 1, 0);
@@ -62,6 +59,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 void report_start(void)
 {
 	report.start_ns = monotonic_ns();
+	report.shown_bytes = UINT64_MAX;
 	line_pacer_start(&report.progress, report.start_ns, SECOND_NS);
 }
 
@@ -102,8 +100,7 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
-/* When due, rewrite the line in place, blanking what is left of a longer
- * one still open; the next lines come twice a second (docs/design.md). */
+/* When due, rewrite the line in place (docs/design.md, "Progress lines"). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
@@ -183,14 +180,13 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	print_progress(run, now, note);
 }
 
-/* Before a final sync, statistics that no longer show the bytes written
- * are printed in the summary's form, as GNU does (the line stays open). */
+/* Before a final sync, as GNU (docs/design.md, "Progress lines"). */
 void catch_up_progress(struct dd_run *run)
 {
 	char buf[LINE_SIZE];
 
 	if (ENABLE_FEATURE_DD_PROGRESS && run->opt->status == STATUS_PROGRESS
-	    && report.shown && report.shown_bytes < run->tally.bytes_out)
+	    && report.shown_bytes < run->tally.bytes_out)
 		bb_write_stderr(buf, format_transfer(buf, sizeof(buf), run,
 						     monotonic_ns(), NULL));
 }

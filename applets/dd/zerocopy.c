@@ -2,7 +2,6 @@
  * fault, or a 0 that may not be the end, hands the copy to the record
  * loop where it stands (docs/design.md, "Faults"). */
 #include <limits.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -14,8 +13,7 @@ enum {
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
 
-/* Is a step's 0 the input's end?  Short of its size only a read can tell;
- * a one-syscall step's 0 may be the output's, so only a file's is. */
+/* Is a step's 0 the input's end? (docs/design.md, "Faults") */
 static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch)
 {
 	if (run->in.size_known && run->tally.in_offset < run->in.size)
@@ -41,8 +39,7 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 		: run->cache ? CACHE_WINDOW : COALESCED_STEP;
 	bool at_end = false;
 
-	/* Into a pipe, a quarter of it (its reader drains one while dd fills
-	 * the next), or one record where writes are atomic, as the loop's. */
+	/* Into a pipe, a quarter of it; one record where writes are atomic. */
 	if (io_end_is_pipe(&run->out)) {
 		step = run->out.pipe_capacity / 4;
 		if (step < WHOLE_PIPE_STEP)
@@ -69,26 +66,6 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 	return at_end;
 }
 
-/* A splice into a pipe moves only what fits, where a read takes all the
- * input held: the rest follows.  The record's size, or 0 on a fault (the
- * part moved is the carry). */
-static size_t finish_cut_record(struct dd_run *run, struct copy_channel *ch,
-				size_t moved, size_t record)
-{
-	while (moved < record) {
-		ssize_t n = copy_channel_step(ch, record - moved);
-
-		if (n < 0 && retry_after(run))
-			continue;
-		if (n <= 0) {
-			tally_carry(run, moved, moved);
-			return 0;
-		}
-		moved += (size_t)n;
-	}
-	return moved;
-}
-
 /* Write out the record dd's pipe holds; one the output does not take goes
  * to the record loop whole. */
 static bool drain_record(struct dd_run *run, struct copy_channel *ch)
@@ -112,14 +89,13 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 	return true;
 }
 
-/* Per record, from a pipe: into a pipe or /dev/null one splice is one
- * record; into a file, a fill of dd's pipe is one, then drained. */
+/* Per record, from a pipe: one splice, or a fill of dd's pipe drained. */
 static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 {
 	bool via_pipe = ch->path == COPY_SPLICE_VIA_PIPE;
 
 	for (;;) {
-		size_t size, held = 0;
+		size_t size, held = 0, moved;
 		ssize_t n;
 
 		tick(run);
@@ -135,22 +111,29 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		/* Only the fill's 0 is surely the end: else a read tells. */
 		if (n <= 0)
 			return n == 0 && via_pipe;
-		n = (ssize_t)finish_cut_record(run, ch, (size_t)n, held);
-		if (n == 0)
-			return false;
-		if ((size_t)n < size)
+		/* A splice into a pipe moves only what fits, where a read takes
+		 * all the input held: the rest follows (a fault's part: carry). */
+		for (moved = (size_t)n; moved < held; moved += (size_t)n) {
+			do
+				n = copy_channel_step(ch, held - moved);
+			while (n < 0 && retry_after(run));
+			if (n <= 0) {
+				tally_carry(run, moved, moved);
+				return false;
+			}
+		}
+		if (moved < size)
 			process_signals(run);   /* it may have cut it short */
-		note_read_size(run, n, size);
-		tally_read(run, (size_t)n);
+		note_read_size(run, (ssize_t)moved, size);
+		tally_read(run, moved);
 		if (via_pipe && !drain_record(run, ch))
 			return false;
-		tally_write(run, (size_t)n, (size_t)n);
+		tally_write(run, moved, moved);
 	}
 }
 
-/* Write the next piece read ahead, as the record loop would: a block, or
- * with conv=sparse a run of blocks all zeros (sought over) or all not.
- * True when all of it was done; *done is how much was. */
+/* Write the next block read ahead, or with conv=sparse a run of blocks
+ * all zeros (sought over) or all not: true when all *done of it was. */
 static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 			      size_t held, size_t *done)
 {
@@ -175,9 +158,8 @@ static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 	return *done == len;
 }
 
-/* conv=sparse: seek both ends over the whole blocks of a hole at the
- * input's offset, at most left (> 0) bytes; *data_end: where the data
- * found last ends.  The bytes passed (0 at data), or -1 on a seek error. */
+/* conv=sparse: seek both ends over a hole's whole blocks, at most left (> 0)
+ * bytes: how many (0 at data; *data_end: where it ends), or -1 on error. */
 static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 			       uint64_t *data_end)
 {
@@ -200,8 +182,7 @@ static int64_t pass_input_hole(struct dd_run *run, uint64_t left,
 	return (int64_t)hole;
 }
 
-/* Large reads (a file's are full until its end), the record loop's
- * writes, the records counted from the bytes. */
+/* Large reads, the record loop's writes (docs/design.md, "Zero-copy"). */
 static bool copy_read_ahead(struct dd_run *run)
 {
 	size_t obs = (size_t)run->opt->obs;
@@ -237,8 +218,7 @@ static bool copy_read_ahead(struct dd_run *run)
 			held = (size_t)n;
 			at = 0;
 		}
-		/* A piece not all written stops the copy there: the record
-		 * loop meets the fault, and no zeros after it are sought over. */
+		/* A piece not all written hands the fault to the record loop. */
 		whole = write_ahead_piece(run, buf.data + at, held, &done);
 		at += done;
 		held -= done;
@@ -265,15 +245,13 @@ bool copy_zerocopy(struct dd_run *run)
 	struct copy_channel ch;
 	bool done = false;
 
-	/* Larger pipes around dd mean fewer wake-ups; the input pipe only
-	 * where it holds a record already, so no read returns more. */
+	/* Larger pipes around dd (docs/design.md, "Pipes around dd"). */
 	pipe_raise_capacity(&run->out, PIPE_MAX_CAPACITY);
 	if (io_end_is_pipe(&run->out) && run->opt->ibs <= run->in.pipe_capacity)
 		pipe_raise_capacity(&run->in, PIPE_MAX_CAPACITY);
 	if (plan->mover == MOVER_READ_AHEAD)
 		return copy_read_ahead(run);
-	/* The zeros a path writes: never-written pages (ibuf's, if large
-	 * enough), or for vmsplice real zero pages (libbb.h). */
+	/* Never-written pages (ibuf's, if large enough), or vmsplice's. */
 	if (plan->path == COPY_WRITE_ZEROS
 	    && run->ibuf.capacity >= WRITTEN_ZEROS_SIZE)
 		zeros.data = run->ibuf.data;
@@ -285,8 +263,7 @@ bool copy_zerocopy(struct dd_run *run)
 	if (copy_channel_open(&ch, plan->path, &run->in, &run->out, zeros.data) == 0) {
 		if (plan->mover == MOVER_COALESCED)
 			done = copy_coalesced(run, &ch);
-		/* Not where a read could take more than dd's pipe holds:
-		 * one fill would split that record in two. */
+		/* Not where one fill of dd's pipe could split a record. */
 		else if (plan->path != COPY_SPLICE_VIA_PIPE
 			 || (run->in.pipe_capacity && ch.pipe_size >=
 			     min_u64(run->in.pipe_capacity, run->opt->ibs)))
