@@ -9,7 +9,6 @@
 //config:	default y
 //config:	help
 //config:	  Concatenate files to standard output.
-//config:
 //config:config FEATURE_CAT_OPTIONS
 //config:	bool "Options -benstvAET (numbering, showing non-printing)"
 //config:	default y

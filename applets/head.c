@@ -9,7 +9,6 @@
 //config:	default y
 //config:	help
 //config:	  Output the first part of files.
-//config:
 //config:config FEATURE_HEAD_ELIDE
 //config:	bool "-c -N and -n -N (all but the last N bytes or lines)"
 //config:	default y
