@@ -1,5 +1,5 @@
 /* dd.c - the outline of dd: parse, open, plan, position, pick the mover,
- * finish; each step lives in the file dd.h names. */
+ * finish; docs/design.md ("The pipeline") names the file of each step. */
 //config:config DD
 //config:	bool "dd"
 //config:	default y
@@ -16,12 +16,14 @@
 //config:	default y
 //config:	depends on DD
 //config:	help
-//config:	  Without this, only the other conv= symbols are there.
+//config:	  Without this, conv= has only swab, sync, noerror, notrunc,
+//config:	  excl, nocreat, fdatasync and fsync.
 //config:config FEATURE_DD_PROGRESS
 //config:	bool "status=progress"
 //config:	default y
 //config:	depends on DD
 //config:	help
+//config:	  A line of bytes, time and rate, rewritten as the copy goes.
 //config:	  Without this, status=progress is refused.
 //config:config FEATURE_DD_SIGNALS
 //config:	bool "Print the summary on SIGUSR1"
@@ -162,12 +164,12 @@ int dd_main(int argc, char **argv)
 	skip_input(&run);
 	opening_output = monotonic_ns();
 	open_output(&run);
+	/* GNU's clock starts once the output is open, before it seeks. */
+	report_leave_out(opening_output);
 	if (ENABLE_FEATURE_DD_VERIFY)
 		verify_check_output(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
-	/* GNU's clock starts once the output is open, before it seeks. */
-	report_leave_out(opening_output);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
 	if (ENABLE_FEATURE_DD_VERIFY)

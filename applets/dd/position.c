@@ -132,11 +132,11 @@ void skip_input(struct dd_run *run)
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
 
-/* GNU warns of a short skip= once the output is open and seek= done. */
+/* GNU warns of a short skip= once the output is open, before seek=. */
 void seek_output(struct dd_run *run)
 {
-	pass_over(run, false);
 	if (skip_short && run->opt->status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
 			     quote_if_needed(run->in.name));
+	pass_over(run, false);
 }
