@@ -19,7 +19,8 @@
 //config:	depends on DD
 //config:	help
 //config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
-//config:	  checked, the rest of the output left as it is.
+//config:	  checked, the rest of the output left as it is.  Without this,
+//config:	  bmap= is refused.
 
 #include <errno.h>
 #include <fcntl.h>

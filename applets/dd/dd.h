@@ -44,7 +44,7 @@ enum dd_status {
 	STATUS_DEFAULT,   /* summary with transfer statistics */
 	STATUS_NONE,      /* nothing but errors */
 	STATUS_NOXFER,    /* records lines only */
-	STATUS_PROGRESS,  /* default, plus a line rewritten every second */
+	STATUS_PROGRESS,  /* default, plus a line rewritten as it goes */
 };
 
 /* Everything the operands say; filled by parse_operands(), then read-only. */
@@ -231,8 +231,8 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
 /* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
-/* The reads that follow are steps of one record of whole bytes, before
- * of which are in (records.c); whole 0 ends that. */
+/* The reads that follow are steps of one record of `whole` bytes, `before`
+ * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before);
 
 /* recordio.c, writing.  Write len bytes (GNU's iwrite): how many were

@@ -95,7 +95,7 @@ void open_output(struct dd_run *run)
 		 | (opt->seek_records || (opt->conv & CONV_NOTRUNC) ? 0 : O_TRUNC)
 		 | (opt->seek_records ? O_RDWR : O_WRONLY));
 	/* seek= truncates a file it opened (not standard output).  A failure
-	 * dies only on the types POSIX cares about, or an unknown one (GNU). */
+	 * on the types POSIX cares about ends dd, as in GNU 9.10 (README). */
 	if (!opt->output_path || !opt->seek_records || (opt->conv & CONV_NOTRUNC)
 	    || ftruncate(out->fd, (off_t)run->plan.seek_offset) == 0)
 		return;

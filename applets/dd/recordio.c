@@ -296,7 +296,8 @@ void tally_truncated_record(struct dd_run *run)
 	run->tally.truncated_records++;
 }
 
-/* A move without a record: skip=, seek=, a bad block, a bmap's hole. */
+/* A move without a record: the ends' first offsets, skip=, seek=, a bad
+ * block, a bmap's hole. */
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out)
 {
 	run->tally.in_offset += in;

@@ -8,7 +8,7 @@
 
 enum {
 	COALESCED_STEP = 64 << 20,    /* progress and SIGUSR1 still come soon */
-	WHOLE_PIPE_STEP = 64 << 10,   /* the least step into a pipe */
+	WHOLE_PIPE_STEP = 64 << 10,   /* a 64 KiB pipe goes best filled whole */
 	READ_AHEAD_SIZE = 256 << 10,
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
@@ -66,8 +66,8 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 	return at_end;
 }
 
-/* Write out the record dd's pipe holds; one the output does not take goes
- * to the record loop whole. */
+/* Write out the record dd's pipe holds: false once one the output does
+ * not take went to the record loop whole (run->pending). */
 static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 {
 	size_t written = 0;
@@ -133,7 +133,8 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 }
 
 /* Write the next block read ahead, or with conv=sparse a run of blocks
- * all zeros (sought over) or all not: true when all *done of it was. */
+ * all zeros (sought over) or all not; *done: the bytes written or sought
+ * over, true when that was the whole piece. */
 static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 			      size_t held, size_t *done)
 {
@@ -227,7 +228,8 @@ static bool copy_read_ahead(struct dd_run *run)
 		if (!whole && !(done == 0 && retry_after(run)))
 			break;
 	}
-	/* The record loop reads on from what was written. */
+	/* The record loop reads on from what was written; a hole the input
+	 * could not pass, or an input not put back, ends the copy. */
 	if (hole < 0
 	    || (held && lseek(run->in.fd, -(off_t)held, SEEK_CUR) < 0)) {
 		report_seek_error(&run->in);
@@ -252,14 +254,15 @@ bool copy_zerocopy(struct dd_run *run)
 	if (plan->mover == MOVER_READ_AHEAD)
 		return copy_read_ahead(run);
 	/* Never-written pages (ibuf's, if large enough), or vmsplice's. */
-	if (plan->path == COPY_WRITE_ZEROS
-	    && run->ibuf.capacity >= WRITTEN_ZEROS_SIZE)
-		zeros.data = run->ibuf.data;
-	else if ((plan->path == COPY_WRITE_ZEROS
-		  && lazy_buffer_alloc(&zeros, WRITTEN_ZEROS_SIZE) != 0)
-		 || (plan->path == COPY_VMSPLICE_ZEROS
-		     && zero_block_alloc(&zeros, ZERO_BLOCK_SIZE) != 0))
-		return false;
+	if (plan->path == COPY_VMSPLICE_ZEROS) {
+		if (zero_block_alloc(&zeros, ZERO_BLOCK_SIZE) != 0)
+			return false;
+	} else if (plan->path == COPY_WRITE_ZEROS) {
+		if (run->ibuf.capacity >= WRITTEN_ZEROS_SIZE)
+			zeros.data = run->ibuf.data;
+		else if (lazy_buffer_alloc(&zeros, WRITTEN_ZEROS_SIZE) != 0)
+			return false;
+	}
 	if (copy_channel_open(&ch, plan->path, &run->in, &run->out, zeros.data) == 0) {
 		if (plan->mover == MOVER_COALESCED)
 			done = copy_coalesced(run, &ch);
