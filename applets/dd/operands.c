@@ -224,8 +224,10 @@ static enum operand find_operand(const char *name, size_t len)
 
 	while (i < UNKNOWN_OPERAND && !word_is(name, len, operand_names[i]))
 		i++;
-	if (i == OPERAND_ISEEK || i == OPERAND_OSEEK)
-		i -= OPERAND_ISEEK - OPERAND_SKIP;
+	if (i == OPERAND_ISEEK)
+		return OPERAND_SKIP;
+	if (i == OPERAND_OSEEK)
+		return OPERAND_SEEK;
 	return (enum operand)i;
 }
 

@@ -68,12 +68,13 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 	errno = 0;
 	if (!(input && run->plan.skip_overflow) && wanted <= INT64_MAX
 	    && lseek(end->fd, (off_t)wanted, SEEK_CUR) >= 0) {
-		uint64_t left = end->size - run->tally.in_offset;
+		uint64_t left;
 
 		if (!input) {
 			tally_passed(run, 0, wanted);
 			return 0;
 		}
+		left = end->size - run->tally.in_offset;
 		/* GNU fstats an input it skipped with lseek, to find its end. */
 		if (end->stat_errno)
 			bb_errno_msg_and_die(end->stat_errno, "cannot fstat %s",
