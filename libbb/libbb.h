@@ -546,6 +546,12 @@ typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
 void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
 		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
+/* ---- CRC-32 (crc32.c) ---------------------------------------------- */
+
+/* The CRC-32 of gzip and xz: crc32_update(0, data, len) for a whole
+ * message; pass the result back in to continue it with more bytes. */
+uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
+
 /* ---- time (time.c) ------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in nanoseconds. */
