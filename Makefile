@@ -395,7 +395,7 @@ endif
 # make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
-FUZZ_TARGETS := parse_size operands conv bmapfile mapfile
+FUZZ_TARGETS := parse_size operands conv bmapfile mapfile gunzip
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \

@@ -624,7 +624,7 @@ enum unpack_result unpack_copy_rest(struct unpack_io *io);
 
 struct unpack_format {
 	const char *tool;                   /* "gzip" or "xz", for --help and messages */
-	const char *const *suffixes;        /* pairs: compressed suffix, replacement: ".gz","", ".tgz",".tar", ... NULL-terminated (matched in any case) */
+	const char *const *suffixes;        /* pairs: compressed suffix, replacement: ".gz","", ".tgz",".tar", ... NULL-terminated (matched in any case); NULL without FEATURE_UNPACK_FILES */
 	enum unpack_result (*decode)(struct unpack_io *io);
 	const char *stdin_name;             /* standard input in messages: "stdin", "(stdin)" */
 	/* bb_getopt's strings: UNPACK_OPTIONS and UNPACK_LONGOPTS with the
