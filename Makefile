@@ -495,6 +495,7 @@ help:
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
+	@echo '  bench-unpack    zcat against gzip and BusyBox, 200 MiB mixed input (docs/unpack.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
@@ -544,6 +545,12 @@ check-board: $(BIN)
 .PHONY: bench-zeros
 bench-zeros: $(BIN)
 	$(Q)$(SHELL) scripts/bench_zeros.sh '$(abspath $(BIN))'
+
+# Decompressors against the reference tools and BusyBox on a 200 MiB
+# mixed input (not part of check): docs/unpack.md's table.
+.PHONY: bench-unpack
+bench-unpack: $(BIN)
+	$(Q)ZEROBOX='$(abspath $(BIN))' $(SHELL) scripts/bench_unpack.sh
 
 # Rescue test (not part of check): ddrescue against GNU ddrescue in a
 # guest, from device-mapper error, delay and flakey tables with O_DIRECT;
