@@ -7,14 +7,16 @@
 //config:	bool "zcat"
 //config:	default y
 //config:	help
-//config:	  Decompress gzip files to standard output.
+//config:	  Decompress gzip files to standard output (libbb/unpack.c,
+//config:	  gunzip.c, inflate.c).
 //config:config GUNZIP
 //config:	bool "gunzip"
 //config:	default y
+//config:	depends on ZCAT
 //config:	help
-//config:	  Decompress FILE.gz to FILE (FEATURE_UNPACK_FILES), or to
-//config:	  standard output with -c.  The same code as zcat: both
-//config:	  cost what one does.
+//config:	  zcat's code under the name gunzip, which writes FILE from
+//config:	  FILE.gz (with FEATURE_UNPACK_FILES) or, with -c, to
+//config:	  standard output.
 
 //applet:zcat gzip_unpack_main ZCAT
 //usage:[-fqt] [FILE]...

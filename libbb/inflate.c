@@ -21,7 +21,7 @@
 
 enum {
 	HISTORY = 32 << 10,             /* the farthest a distance reaches */
-	CHUNK = 256 << 10,              /* written at a time */
+	CHUNK = 128 << 10,              /* written at a time */
 	WINDOW_END = HISTORY + CHUNK,   /* no symbol starts at or past it */
 	MAX_MATCH = 258,
 	/* a match begun before WINDOW_END, and an 8-byte copy's overshoot */
@@ -276,31 +276,26 @@ int inflate_write_rest(struct inflate *z)
 	return 0;
 }
 
-/* A stored block (RFC 1951 3.2.4), straight from the input buffer. */
+/* A stored block (RFC 1951 3.2.4): LEN and NLEN through the register,
+ * then the bytes straight from the input buffer. */
 static int stored_block(struct inflate *z)
 {
 	struct unpack_io *io = z->io;
-	unsigned char head[4];
 	size_t len;
 
 	if (give_back(z))
 		return -1;
-	for (unsigned i = 0; i < 4; i++) {
-		if (io->in_next == io->in_end && !unpack_fill(io)) {
-			z->short_input = true;
-			return fail(z, format_violated);
-		}
-		head[i] = *io->in_next++;
-	}
-	len = head[0] | (size_t)head[1] << 8;
-	if ((size_t)(head[2] | head[3] << 8) != (len ^ 0xffff))
+	len = get_bits(z, 16);
+	if (get_bits(z, 16) != (len ^ 0xffff))
 		return fail(z, format_violated);
+	if (give_back(z))
+		return -1;
 	while (len) {
-		size_t n = (size_t)(io->in_end - io->in_next);
+		size_t n;
 
 		if (z->pos >= WINDOW_END && flush(z))
 			return -1;
-		if (!n && !unpack_fill(io)) {
+		if (io->in_next == io->in_end && !unpack_fill(io)) {
 			z->short_input = true;
 			return fail(z, format_violated);
 		}
