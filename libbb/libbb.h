@@ -585,7 +585,7 @@ struct unpack_io {
 	bool stop;
 	/* The front end's own fields; decoders leave them alone. */
 	int in_fd, out_fd;
-	bool to_null;            /* -t: output only counted */
+	bool to_null;            /* -t: the output is dropped */
 	bool at_end, read_failed, write_failed;
 	const char *out_name;    /* for a write error: "stdout" or the file */
 	unsigned char *in_buf;   /* UNPACK_KEEP bytes, then UNPACK_IN_SIZE read */
@@ -603,7 +603,7 @@ struct unpack_io {
 enum { UNPACK_KEEP = 8, UNPACK_IN_SIZE = 64 << 10 };
 bool unpack_fill(struct unpack_io *io);
 bool unpack_read_failed(const struct unpack_io *io);
-/* Decoded bytes: written whole to the output (only counted under -t). 0,
+/* Decoded bytes: written whole to the output (dropped under -t). 0,
  * or -1 after reporting a write error (the decoder then returns
  * UNPACK_ERROR at once). */
 int unpack_write(struct unpack_io *io, const void *data, size_t len);

@@ -18,6 +18,10 @@
 
 enum { EXIT_WARNING = 2 };
 
+/* A decoder's result is the exit status. */
+_Static_assert((int)UNPACK_OK == EXIT_SUCCESS && (int)UNPACK_ERROR == EXIT_FAILURE
+	       && (int)UNPACK_WARNING == EXIT_WARNING, "unpack_result is the exit status");
+
 /* The options, one bit each in the order of UNPACK_OPTIONS ("cdfkqt"). */
 enum {
 	OPT_STDOUT = 1 << 0,
@@ -58,8 +62,7 @@ static int decode(struct unpack_run *run, int in_fd, const char *name,
 	 * (gzip aborts there): the output holds a prefix of the whole. */
 	if (r == UNPACK_ERROR && (io->read_failed || io->write_failed))
 		io->stop = true;
-	return r == UNPACK_OK ? EXIT_SUCCESS
-		: r == UNPACK_WARNING ? EXIT_WARNING : EXIT_FAILURE;
+	return (int)r;
 }
 
 /* A file left alone, with a warning: exit status 2, and no message
