@@ -146,10 +146,11 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 		int b0 = next_byte(io), b1 = b0 < 0 ? -1 : next_byte(io);
 		unsigned char magic[2] = { (unsigned char)b0, (unsigned char)b1 };
 
-		if (unpack_read_failed(io)) {
-			r = truncated(io);
-		} else if (b0 < 0 && (n || io->copy_unknown)) {
+		if (b0 < 0 && !unpack_read_failed(io) && (n || io->copy_unknown))
 			break;
+		if (unpack_read_failed(io) || (b1 < 0 && b0 != 0 && !io->copy_unknown)) {
+			/* (gzip wants two bytes of a magic) */
+			r = truncated(io);
 		} else if (b0 == 0x1f && (b1 == 0x8b || b1 == 0x9e)) {
 			/* 0x9e: the magic of gzip 0.5, which gzip still reads */
 			r = member(z, io, magic);
@@ -160,8 +161,6 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 			r = unpack_write(io, magic, b1 < 0 ? 1 : 2) ? UNPACK_ERROR
 				: unpack_copy_rest(io);
 			break;
-		} else if (b1 < 0 && b0 != 0) {
-			r = truncated(io);
 		} else if (!n) {
 			unpack_error(io, "not in gzip format");
 			r = UNPACK_ERROR;
@@ -170,9 +169,9 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 			 * fine, anything else is garbage. */
 			while (b0 == 0 && b1 == 0)
 				b1 = next_byte(io);
-			if (b0 == 0 && b1 < 0)
+			if (b0 == 0 && b1 < 0) {
 				r = unpack_read_failed(io) ? UNPACK_ERROR : UNPACK_OK;
-			else {
+			} else {
 				unpack_warn(io, "decompression OK, trailing garbage ignored");
 				r = UNPACK_WARNING;
 			}
