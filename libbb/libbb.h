@@ -629,9 +629,9 @@ struct unpack_format {
 	const char *stdin_name;             /* standard input in messages: "stdin", "(stdin)" */
 	/* bb_getopt's strings: UNPACK_OPTIONS and UNPACK_LONGOPTS with the
 	 * format's own options added (NULL: those alone), and the function
-	 * that takes a format's option (opt, its argument or NULL) before
-	 * any file is opened; it may set io->mem_limit, or die with a
-	 * message. */
+	 * that takes each of the format's options (opt, and arg for one
+	 * that takes an argument) before any file is opened; it may set
+	 * io->mem_limit, or die with a message. */
 	const char *options, *longopts;
 	void (*option)(struct unpack_io *io, int opt, const char *arg);
 };
