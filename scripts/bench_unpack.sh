@@ -107,7 +107,7 @@ row() {
 	echo "$_line"
 }
 
-echo "$MIB MiB input ($(basename "$BENCH_DIR")), $RUNS pairs a row, medians of wall seconds; ratio = zerobox / other"
+echo "$MIB MiB input ($(basename "$BENCH_DIR")), $RUNS pairs a row: medians of wall seconds, and the median of the pairs' ratios zerobox / other"
 echo
 echo "| input | output | zerobox | other | ratio | busybox | ratio |"
 echo "|---|---|---|---|---|---|---|"
