@@ -78,7 +78,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* Is word a non-empty prefix of option, as getopt_long allows? */
 static bool abbreviates(const char *word, const char *option)

@@ -6,7 +6,7 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* The partial-read rules' memory; a record read in steps is one read. */
 static struct {
