@@ -204,31 +204,24 @@ void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		      uint64_t interval_ns);
 bool line_due(struct line_pacer *pacer, uint64_t now);
 
-/* How a progress line is rewritten. */
-enum progress_style {
-	/* GNU dd's: a carriage return, the text, and spaces over what the
-	 * last line had beyond it; the same into a file or a terminal. */
-	PROGRESS_PADDED,
-	/* Rewritten in place on a terminal (each line cleared to its end,
-	 * the cursor taken back up over a block of lines); elsewhere each
-	 * update is written whole, with its newline. */
-	PROGRESS_TERMINAL,
-};
-
-/* A progress line (or block of lines) kept up on one descriptor. */
+/* A progress line (or block of lines) kept up on one descriptor, in
+ * one of two styles: progress_line_show, GNU dd's line, rewritten with
+ * a carriage return and spaces; progress_block_show, lines rewritten in
+ * place on a terminal, written whole elsewhere.  A zeroed struct with
+ * its fd set serves the first; progress_block_init sets up the second. */
 struct progress_line {
 	int fd;
-	enum progress_style style;
-	bool on_terminal;        /* PROGRESS_TERMINAL and fd is a terminal */
-	size_t width;            /* PROGRESS_PADDED: the last text's length */
-	unsigned lines;          /* PROGRESS_TERMINAL: the last block's lines */
+	bool on_terminal;        /* progress_block_show: fd is a terminal */
+	size_t width;            /* progress_line_show: the last text's length */
+	unsigned lines;          /* progress_block_show: the last block's lines */
 	struct line_pacer pacer;
 };
 
-void progress_line_init(struct progress_line *line, int fd,
-			enum progress_style style);
 void progress_line_show(struct progress_line *line, const char *text,
 			size_t len);
+void progress_block_init(struct progress_line *line, int fd);
+void progress_block_show(struct progress_line *line, const char *text,
+			 size_t len);
 void progress_line_end(struct progress_line *line);
 
 /* A line left open by the progress printer (on fd): whatever comes next

@@ -2,6 +2,7 @@
  * progress.c - the transfer layer's progress line and its pacer: one
  * printer for every applet that shows how a copy goes.
  */
+#include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -37,68 +38,79 @@ void line_pacer_start(struct line_pacer *pacer, uint64_t now,
 		.next_ns = now + interval_ns, .last_turn_ns = now };
 }
 
-/* A line on fd, rewritten in the style given; its pacer is the
- * caller's to start. */
-void progress_line_init(struct progress_line *line, int fd,
-			enum progress_style style)
+/* Write a new state of the line, and leave it open unless it ended. */
+static void write_line(struct progress_line *line, const char *buf, size_t n,
+		       bool ended)
 {
-	struct winsize ws;
-
-	*line = (struct progress_line){ .fd = fd, .style = style };
-	/* isatty() as musl has it, through the ioctl() libbb links anyway */
-	line->on_terminal = style == PROGRESS_TERMINAL
-		&& ioctl(fd, TIOCGWINSZ, &ws) == 0;
-}
-
-enum { SHOW_MAX = 1024 };
-
-/* Replace what the line shows with text (one line, or several separated
- * by newlines, with no final newline), in one write.  A text too long
- * for the line's buffer is cut. */
-void progress_line_show(struct progress_line *line, const char *text,
-			size_t len)
-{
-	char buf[4 * SHOW_MAX + 64];   /* each byte may grow to four */
-	size_t n = 0, i, width;
-	bool was_open = bb_take_open_line() == line->fd;
-	unsigned lines = 1;
-
-	len = len < SHOW_MAX ? len : SHOW_MAX;
-	if (was_open && line->on_terminal && line->lines > 1)
-		n = bb_format(buf, sizeof(buf), "\033[%uA", line->lines - 1);
-	if (line->style == PROGRESS_PADDED || line->on_terminal)
-		buf[n++] = '\r';
-	for (i = 0; i < len; i++) {
-		if (text[i] == '\n') {
-			lines++;
-			if (line->on_terminal) {
-				buf[n++] = '\033';
-				buf[n++] = '[';
-				buf[n++] = 'K';
-			}
-		}
-		buf[n++] = text[i];
-	}
-	if (line->style == PROGRESS_PADDED) {
-		/* GNU counts the text alone as the line's width. */
-		for (width = len; was_open && width < line->width; width++)
-			buf[n++] = ' ';
-		line->width = len;
-	}
-	line->lines = lines;
-	if (line->on_terminal) {
-		buf[n++] = '\033';
-		buf[n++] = '[';
-		buf[n++] = 'K';
-	} else if (line->style == PROGRESS_TERMINAL) {
-		buf[n++] = '\n';
-	}
 	if (line->fd == STDERR_FILENO)
 		bb_write_stderr(buf, n);
 	else
 		full_write(line->fd, buf, n);
-	if (line->style == PROGRESS_PADDED || line->on_terminal)
+	if (!ended)
 		bb_leave_line_open(line->fd);
+}
+
+enum { SHOW_MAX = 1024 };
+
+/* GNU dd's style: a carriage return, the text (one line), and spaces over
+ * what the last line had beyond it, the same into a file or a terminal.
+ * One write; a text too long for the buffer is cut. */
+void progress_line_show(struct progress_line *line, const char *text,
+			size_t len)
+{
+	char buf[SHOW_MAX + 2];
+	size_t n;
+
+	len = len < SHOW_MAX ? len : SHOW_MAX;
+	buf[0] = '\r';
+	memcpy(buf + 1, text, len);
+	n = len + 1;
+	/* GNU counts the text alone as the line's width. */
+	if (bb_take_open_line() == line->fd)
+		while (n <= line->width && n <= SHOW_MAX)
+			buf[n++] = ' ';
+	line->width = len;
+	write_line(line, buf, n, false);
+}
+
+/* A block of lines for progress_block_show on fd. */
+void progress_block_init(struct progress_line *line, int fd)
+{
+	struct winsize ws;
+
+	*line = (struct progress_line){ .fd = fd };
+	/* isatty() as musl has it, through the ioctl() libbb links anyway */
+	line->on_terminal = ioctl(fd, TIOCGWINSZ, &ws) == 0;
+}
+
+/* Text of one or more lines (no final newline): on a terminal it replaces
+ * the last block in place, each line cleared to its end; elsewhere it is
+ * written whole, with its newline.  One write; a text too long for the
+ * buffer is cut. */
+void progress_block_show(struct progress_line *line, const char *text,
+			 size_t len)
+{
+	char buf[4 * SHOW_MAX + 16];   /* each byte may grow to four */
+	size_t n = 0, i;
+	unsigned lines = 1;
+
+	len = len < SHOW_MAX ? len : SHOW_MAX;
+	if (bb_take_open_line() == line->fd && line->lines > 1)
+		n = bb_format(buf, sizeof(buf), "\033[%uA", line->lines - 1);
+	if (line->on_terminal)
+		buf[n++] = '\r';
+	for (i = 0; i <= len; i++) {
+		if ((i == len || text[i] == '\n') && line->on_terminal)
+			n += bb_format(buf + n, sizeof(buf) - n, "\033[K");
+		if (i == len)
+			break;
+		lines += text[i] == '\n';
+		buf[n++] = text[i];
+	}
+	if (!line->on_terminal)
+		buf[n++] = '\n';
+	line->lines = lines;
+	write_line(line, buf, n, !line->on_terminal);
 }
 
 /* End the line if it is still open: what follows starts on a line of

@@ -62,7 +62,7 @@ void report_start(void)
 {
 	report.start_ns = monotonic_ns();
 	report.shown_bytes = UINT64_MAX;
-	progress_line_init(&report.progress, STDERR_FILENO, PROGRESS_PADDED);
+	report.progress.fd = STDERR_FILENO;
 	line_pacer_start(&report.progress.pacer, report.start_ns, SECOND_NS);
 }
 

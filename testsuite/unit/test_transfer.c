@@ -159,7 +159,7 @@ static void padded_lines(const void *arg)
 	struct progress_line line;
 
 	(void)arg;
-	progress_line_init(&line, STDERR_FILENO, PROGRESS_PADDED);
+	line = (struct progress_line){ .fd = STDERR_FILENO };
 	progress_line_show(&line, "12345", 5);
 	progress_line_show(&line, "123", 3);
 	progress_line_show(&line, "abcdef", 6);
@@ -177,9 +177,9 @@ static void terminal_lines(const void *arg)
 
 	(void)arg;
 	dup2(STDERR_FILENO, 5);
-	progress_line_init(&line, 5, PROGRESS_TERMINAL);
-	progress_line_show(&line, "a\nb", 3);
-	progress_line_show(&line, "c", 1);
+	progress_block_init(&line, 5);
+	progress_block_show(&line, "a\nb", 3);
+	progress_block_show(&line, "c", 1);
 	progress_line_end(&line);
 }
 
@@ -190,7 +190,7 @@ static void line_elsewhere(const void *arg)
 
 	(void)arg;
 	dup2(STDERR_FILENO, 5);
-	progress_line_init(&line, 5, PROGRESS_PADDED);
+	line = (struct progress_line){ .fd = 5 };
 	progress_line_show(&line, "50%", 3);
 	bb_error_msg("gone");
 }
@@ -216,10 +216,10 @@ static void test_on_terminal(void)
 		cfmakeraw(&raw);
 		tcsetattr(slave, TCSANOW, &raw);
 	}
-	progress_line_init(&line, slave, PROGRESS_TERMINAL);
+	progress_block_init(&line, slave);
 	CHECK(line.on_terminal);
-	progress_line_show(&line, "a\nb", 3);
-	progress_line_show(&line, "c", 1);
+	progress_block_show(&line, "a\nb", 3);
+	progress_block_show(&line, "c", 1);
 	progress_line_end(&line);
 	n = read(master, out, sizeof(out) - 1);
 	out[n > 0 ? n : 0] = '\0';
