@@ -134,8 +134,7 @@ static void finish_copy(struct dd_run *run, enum dd_stop stop)
 		note_failure();
 	}
 	finish_nocache(run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_finish(run, stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS);
+	jobs_finish(run, stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS);
 }
 
 int dd_main(int argc, char **argv)
@@ -155,8 +154,7 @@ int dd_main(int argc, char **argv)
 	catch_signals(&run);
 	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);
-	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
-		bmap_prepare(&run);
+	jobs_prepare(&run);
 	plan_input(&run.plan, &opt, &run.in);
 	map_buffers(&run);
 	tally_passed(&run, run.in.offset, 0);
@@ -166,24 +164,19 @@ int dd_main(int argc, char **argv)
 	open_output(&run);
 	/* GNU's clock starts once the output is open, before it seeks. */
 	report_leave_out(opening_output);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_check_output(&run);
+	jobs_output_opened(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_start(&run);
+	jobs_start(&run);
 	/* ENABLE_ first: a mover not configured is not linked in. */
-	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
-		stop = copy_bmap(&run);
-	else if (ENABLE_FEATURE_DD_ZEROOUT && run.plan.mover == MOVER_ZEROOUT) {
-		if (!copy_zeroout(&run))
+	if (!jobs_copy(&run, &stop)) {
+		if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
+			stop = copy_records(&run, false);
+		else if (!copy_zerocopy(&run))
 			stop = copy_records(&run, true);
-	} else if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
-		stop = copy_records(&run, false);
-	else if (!copy_zerocopy(&run))
-		stop = copy_records(&run, true);
+	}
 	finish_copy(&run, stop);
 	/* As GNU: a descriptor that fails to close ends dd, no summary. */
 	if (close(run.in.fd) != 0)
@@ -191,7 +184,6 @@ int dd_main(int argc, char **argv)
 	if (close(run.out.fd) != 0)
 		bb_perror_msg_and_die("closing output file %s", quote_always(run.out.name));
 	print_summary(&run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_report(&run);
+	jobs_report(&run);
 	return dd_exit_status();
 }

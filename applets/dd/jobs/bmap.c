@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "entries.h"
 #include "bmap.h"
 
 /* Reads and writes go in steps of this much: few syscalls, and peak

@@ -34,7 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "entries.h"
 
 /* A zeroing step: large enough to be fast, small enough that a slow
  * card answers SIGUSR1 and the progress line between steps. */
