@@ -331,15 +331,16 @@ enum { HUMAN_BUF_SIZE = 32 };
  * before unit | SI | B [| base_1024], multiplier, divisor): the value shown
  * is amount * multiplier / divisor (divisor >= 1), computed exactly as GNU
  * does (integer arithmetic when multiplier/divisor or divisor/multiplier
- * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; with
- * binary set, "1.0 KiB", "100 MiB".  dd's summary:
- *   bytes: human_readable(buf, bytes, 1, 1, 0 or 1)
- *   rate:  human_readable(buf, bytes, 1000000000, elapsed_ns, 0), then
+ * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; in
+ * HUMAN_IEC units, "1.0 KiB", "100 MiB".  dd's summary:
+ *   bytes: human_readable(buf, bytes, 1, 1, HUMAN_SI or HUMAN_IEC)
+ *   rate:  human_readable(buf, bytes, SECOND_NS, elapsed_ns, HUMAN_SI), then
  *          append "/s" (0 bytes in 139 us gives "0.0 kB", as GNU).
  * buf must hold HUMAN_BUF_SIZE bytes.  Returns buf.
  */
+enum human_units { HUMAN_SI, HUMAN_IEC };   /* kB, MB; KiB, MiB */
 char *human_readable(char *buf, uint64_t amount, uint64_t multiplier,
-		     uint64_t divisor, bool binary);
+		     uint64_t divisor, enum human_units units);
 
 /* %g of a non-negative double (six significant digits, trailing zeros
  * removed, exponent form below 1e-4 or at/above 1e6), exactly as glibc's
@@ -578,7 +579,8 @@ struct cache_dropper {
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
+enum cache_use { CACHE_READING, CACHE_WRITING };
+void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 			uint64_t offset, uint64_t window);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
@@ -622,6 +624,7 @@ uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 
 /* ---- time (time.c), the transfer layer's clock --------------------- */
 
+enum { SECOND_NS = 1000000000 };
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 

@@ -134,7 +134,7 @@ static void finish_copy(struct dd_run *run, enum dd_stop stop)
 		note_failure();
 	}
 	finish_nocache(run);
-	jobs_finish(run, stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS);
+	jobs_finish(run, stop);
 }
 
 int dd_main(int argc, char **argv)
@@ -173,9 +173,9 @@ int dd_main(int argc, char **argv)
 	/* ENABLE_ first: a mover not configured is not linked in. */
 	if (!jobs_copy(&run, &stop)) {
 		if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
-			stop = copy_records(&run, false);
+			stop = copy_records(&run, RECORDS_FROM_START);
 		else if (!copy_zerocopy(&run))
-			stop = copy_records(&run, true);
+			stop = copy_records(&run, RECORDS_AFTER_MOVER);
 	}
 	finish_copy(&run, stop);
 	/* As GNU: a descriptor that fails to close ends dd, no summary. */

@@ -143,6 +143,26 @@ struct dd_run {
 	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
 
+/* The two sides of a copy. */
+enum dd_side { INPUT_SIDE, OUTPUT_SIDE };
+
+/* What a write carries, for GNU's words when it fails: a block of the
+ * output buffer ("writing to"), or a record as it was read ("error
+ * writing"). */
+enum dd_write { WRITE_RECORD, WRITE_BLOCK };
+
+/* Where the record loop begins: at the copy's start, or where a
+ * zero-copy mover handed over (its last turn was the loop's first, and
+ * looked at the progress line already). */
+enum records_start { RECORDS_FROM_START, RECORDS_AFTER_MOVER };
+
+/* Whether a coalesced count is at the copy's end (the remainder a short
+ * last record) or on the way (the remainder carried). */
+enum coalesced_at { COALESCED_SO_FAR, COALESCED_AT_END };
+
+/* When a progress line is shown: when the pacer says so, or now. */
+enum line_when { LINE_WHEN_DUE, LINE_NOW };
+
 /* How a copy ended (failures are reported where they happen). */
 enum dd_stop {
 	STOP_NONE,          /* go on */
@@ -169,7 +189,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 
 /* buffers.c */
 void map_buffers(struct dd_run *run);
-void grow_buffer(struct dd_run *run, bool output, uint64_t want);
+void grow_buffer(struct dd_run *run, enum dd_side side, uint64_t want);
 BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
 /* position.c */
@@ -179,9 +199,8 @@ void seek_output(struct dd_run *run);
 /* zerocopy.c (FEATURE_ZEROCOPY): false hands the rest to the record loop. */
 bool copy_zerocopy(struct dd_run *run);
 
-/* records.c.  after_mover: a zero-copy mover handed over; its last turn
- * was this loop's first (it looked at the progress line already). */
-enum dd_stop copy_records(struct dd_run *run, bool after_mover);
+/* records.c */
+enum dd_stop copy_records(struct dd_run *run, enum records_start start);
 
 /* batch.c (FEATURE_ZEROCOPY): how many whole records the input pipe
  * holds to go as one batch, or 0 (read one record); then move them:
@@ -228,18 +247,12 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size);
  * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before);
 
-/* recordio.c, writing.  Write len bytes (GNU's iwrite): how many were
- * written, fewer with errno set.  write_step: a step of a large record,
- * never its short last block (no O_DIRECT drop). */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
-size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
-/* The one report of a write error, in GNU's words for the path: "writing
- * to" for a block of the output buffer (block), else "error writing". */
-void report_write_error(struct dd_run *run, bool block);
-/* write_output, then tally_write; a short write is reported and gives
- * STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
-enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
-			   size_t len, bool block);
+/* recordio.c, writing (each function's contract is on its definition). */
+size_t write_bytes(struct dd_run *run, const unsigned char *data, size_t len);
+size_t write_whole(struct dd_run *run, const unsigned char *data, size_t len);
+enum dd_stop write_counted(struct dd_run *run, const unsigned char *data,
+			   size_t len, enum dd_write what);
+void report_write_error(struct dd_run *run, enum dd_write what);
 /* conv=sparse: seek over len bytes of zeros instead of writing them.
  * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len);
@@ -249,8 +262,9 @@ void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_carry_ends(struct dd_run *run);
 void tally_carry(struct dd_run *run, size_t read, size_t written);
-void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
-void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
+void tally_moved(struct dd_run *run, uint64_t n);
+void tally_output(struct dd_run *run, uint64_t n);
+void tally_coalesced(struct dd_run *run, uint64_t moved, enum coalesced_at at);
 void tally_truncated_record(struct dd_run *run);
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out);
 
@@ -272,7 +286,7 @@ void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 /* The transfer layer's hooks (housekeeping.c installs them). */
 void answer_info_request(void *run);
-void show_job_progress(const char *text, size_t len, bool force);
+void show_job_progress(const char *text, size_t len, enum line_when when);
 void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
 /* The same during the final sync, left bytes still to write out. */

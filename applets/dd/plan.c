@@ -78,11 +78,12 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 		total > plan->ibuf_size ? total : plan->ibuf_size) : 0;
 }
 
-/* Plain: nothing looks at the bytes (sparse_ok: but conv=sparse's seeks). */
-static bool is_plain(const struct dd_options *opt, bool sparse_ok)
+/* Plain: nothing looks at the bytes, but for the conversions allowed
+ * (CONV_SPARSE: conv=sparse's seeks, or 0). */
+static bool is_plain(const struct dd_options *opt, unsigned allowed)
 {
-	unsigned looking = CONV_SYNC | CONV_NOERROR | CONV_SWAB
-		| (sparse_ok ? 0 : CONV_SPARSE);
+	unsigned looking = (CONV_SYNC | CONV_NOERROR | CONV_SWAB | CONV_SPARSE)
+		& ~allowed;
 
 	return !opt->reshaping && !(opt->conv & looking)
 		&& opt->ibs == opt->obs
@@ -100,7 +101,7 @@ static bool read_ahead_pays(const struct dd_options *opt,
 		return false;
 	if (opt->conv & CONV_SPARSE)
 		return ENABLE_FEATURE_DD_CONV && S_ISREG(out->st.st_mode)
-			&& is_plain(opt, true);
+			&& is_plain(opt, CONV_SPARSE);
 	return plain && io_end_is_pipe(out) && opt->obs <= PIPE_BUF;
 }
 
@@ -131,7 +132,7 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 	/* conv=verify hashes the bytes on their way through. */
 	if (!fast_paths_allowed(in, out) || (opt->conv & CONV_VERIFY) || empty)
 		return;
-	plain = is_plain(opt, false);
+	plain = is_plain(opt, 0);
 	if (read_ahead_pays(opt, in, out, plain)) {
 		plan->mover = MOVER_READ_AHEAD;
 		return;
@@ -180,7 +181,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	 * looks at the bytes or the reads, and not with oflag=sync/dsync. */
 	plan->batch_size = plan->batch_write = 0;
 	if (!fast_paths_allowed(in, out) || plan->mover != MOVER_RECORDS
-	    || !io_end_is_pipe(in) || !adds_bytes || !is_plain(opt, false)
+	    || !io_end_is_pipe(in) || !adds_bytes || !is_plain(opt, 0)
 	    || (opt->input_flags & FLAG_FULLBLOCK)
 	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))
 	    || obs > BATCH_SIZE / 2)

@@ -6,7 +6,7 @@
 #include "dd.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
-enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
+enum { LINE_SIZE = 512 };
 
 static struct {
 	int exit_status;                 /* EXIT_SUCCESS until note_failure */
@@ -38,20 +38,20 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 
 	report.shown_bytes = bytes;
 	sizes[0] = '\0';
-	human_readable(si, bytes, 1, 1, 0);
-	human_readable(iec, bytes, 1, 1, 1);
+	human_readable(si, bytes, 1, 1, HUMAN_SI);
+	human_readable(iec, bytes, 1, 1, HUMAN_IEC);
 	if (bytes >= 1024)
 		bb_format(sizes, sizeof(sizes), " (%s, %s)", si, iec);
 	else if (bytes >= 1000)
 		bb_format(sizes, sizeof(sizes), " (%s)", si);
 	if (elapsed)
-		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, 0);
+		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, HUMAN_SI);
 	if (note) {
 		seconds[HUMAN_BUF_SIZE - 1] = '\0';
 		secs = put_digits(&seconds[HUMAN_BUF_SIZE - 1],
 				  (elapsed + SECOND_NS / 2) / SECOND_NS, 10);
 	} else {
-		secs = format_double_g(seconds, (double)elapsed / 1e9);
+		secs = format_double_g(seconds, (double)elapsed / SECOND_NS);
 	}
 	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
 			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
@@ -119,12 +119,12 @@ static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 }
 
 /* A line of a job's own (conv=verify's read-back) in the progress
- * line's place, at most twice a second unless forced. */
-void show_job_progress(const char *text, size_t len, bool force)
+ * line's place: now, or when due, twice a second from the last "now". */
+void show_job_progress(const char *text, size_t len, enum line_when when)
 {
 	uint64_t now = monotonic_ns();
 
-	if (force)
+	if (when == LINE_NOW)
 		line_pacer_start(&report.progress.pacer, now, SECOND_NS / 2);
 	else if (!line_due(&report.progress.pacer, now))
 		return;
@@ -174,7 +174,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
 	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
-	human_readable(human, left, 1, 1, 0);
+	human_readable(human, left, 1, 1, HUMAN_SI);
 	bb_format(note, sizeof(note), "; syncing, %s left", human);
 	print_progress(run, now, note);
 }

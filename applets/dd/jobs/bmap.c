@@ -311,12 +311,12 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 				     quote_always(run->in.name));
 			return STOP_INPUT_FAILED;
 		}
-		done = write_step(run, bmap.buf.data, len);
-		tally_moved(run, done, true);
+		done = write_bytes(run, bmap.buf.data, len);
+		tally_moved(run, done);
 		bmap.mapped_done += done;
-		tally_coalesced(run, bmap.mapped_done, true);
+		tally_coalesced(run, bmap.mapped_done, COALESCED_AT_END);
 		if (done != len) {
-			report_write_error(run, false);
+			report_write_error(run, WRITE_RECORD);
 			return STOP_WRITE_FAILED;
 		}
 		housekeep(run);

@@ -13,9 +13,10 @@ void verify_check_output(struct dd_run *run);
 /* Arm it, at the output's offset after seek= (sets run->verify). */
 void verify_start(struct dd_run *run);
 /* Once the copy and its syncs are over: read back, compare, write the
- * held block.  copy_ok false: report that the first block was not
- * written.  A failure is reported and noted (note_failure). */
-void verify_finish(struct dd_run *run, bool copy_ok);
+ * held block; after a failed copy (stop, or a failure noted), report
+ * that the first block was not written.  A failure is reported and
+ * noted (note_failure). */
+void verify_finish(struct dd_run *run, enum dd_stop stop);
 /* After the summary: "N bytes verified". */
 void verify_report(struct dd_run *run);
 

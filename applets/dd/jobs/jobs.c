@@ -35,18 +35,18 @@ bool jobs_copy(struct dd_run *run, enum dd_stop *stop)
 	}
 	if (ENABLE_FEATURE_DD_ZEROOUT && run->plan.mover == MOVER_ZEROOUT) {
 		/* What it hands over, the record loop finishes. */
-		*stop = copy_zeroout(run) ? STOP_DONE : copy_records(run, true);
+		*stop = copy_zeroout(run) ? STOP_DONE : copy_records(run, RECORDS_AFTER_MOVER);
 		return true;
 	}
 	return false;
 }
 
-/* The copy and its syncs are over (copy_ok: all of it, no failure):
+/* The copy, which ended as stop says, and its syncs are over:
  * conv=verify reads back and writes the held block. */
-void jobs_finish(struct dd_run *run, bool copy_ok)
+void jobs_finish(struct dd_run *run, enum dd_stop stop)
 {
 	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_finish(run, copy_ok);
+		verify_finish(run, stop);
 }
 
 /* After the summary: conv=verify's line. */

@@ -14,7 +14,7 @@ void jobs_prepare(struct dd_run *run);
 void jobs_output_opened(struct dd_run *run);
 void jobs_start(struct dd_run *run);
 bool jobs_copy(struct dd_run *run, enum dd_stop *stop);
-void jobs_finish(struct dd_run *run, bool copy_ok);
+void jobs_finish(struct dd_run *run, enum dd_stop stop);
 void jobs_report(struct dd_run *run);
 
 /* zeroout.c (FEATURE_DD_ZEROOUT), for plan.c: whether the zeroing mover
@@ -25,7 +25,8 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
 /* syncwait.c, for output.c's final syncs: a sync with the progress line
  * kept up while it runs (status=progress).  Returns 0, or -1 with errno,
  * as fsync does. */
-int sync_with_progress(struct dd_run *run, int fd, bool data_only);
+enum dd_sync { SYNC_DATA, SYNC_ALL };   /* fdatasync, fsync */
+int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
 /* Its first half: with status=progress, write out what the page cache
  * holds of the output, the line kept up; otherwise nothing.  Returns 0,
  * or -1 with errno; a file that can't do it (a pipe) returns 0. */

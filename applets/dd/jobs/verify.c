@@ -78,8 +78,9 @@ static void report_mismatch(struct dd_run *run)
 		     (unsigned long long)v->first_differ);
 }
 
-void verify_finish(struct dd_run *run, bool copy_ok)
+void verify_finish(struct dd_run *run, enum dd_stop stop)
 {
+	bool copy_ok = stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS;
 	struct dd_verify_state *v = run->verify;
 	uint64_t total, held, began = monotonic_ns();
 	struct lazy_buffer own = { NULL, 0 }, *buf = &own;
@@ -104,7 +105,7 @@ void verify_finish(struct dd_run *run, bool copy_ok)
 		die_memory_exhausted("verify", READ_SIZE);
 	v->method = "O_DIRECT";
 	v->progress_total = total;
-	verify_progress(run, true);
+	verify_progress(run, LINE_NOW);
 	if (!verify_range(run, buf, held, total))
 		goto failed;
 	if (v->differ_chunks) {
@@ -120,7 +121,7 @@ void verify_finish(struct dd_run *run, bool copy_ok)
 		report_mismatch(run);
 		goto failed;
 	}
-	verify_progress(run, true);
+	verify_progress(run, LINE_NOW);
 	v->verified = total;
 	lazy_buffer_free(&own);
 	v->verify_ns = monotonic_ns() - began;
@@ -145,9 +146,9 @@ void verify_report(struct dd_run *run)
 
 	if (!v || !v->method || run->opt->status == STATUS_NONE)
 		return;
-	format_double_g(seconds, (double)v->verify_ns / 1e9);
-	human_readable(rate, v->verified, 1000000000,
-		       v->verify_ns ? v->verify_ns : 1, 0);
+	format_double_g(seconds, (double)v->verify_ns / SECOND_NS);
+	human_readable(rate, v->verified, SECOND_NS,
+		       v->verify_ns ? v->verify_ns : 1, HUMAN_SI);
 	len = bb_format(buf, sizeof(buf), "%llu bytes verified (%s), %s s, %s/s\n",
 			(unsigned long long)v->verified, v->method, seconds, rate);
 	bb_write_stderr(buf, len);

@@ -90,7 +90,7 @@ size_t piece_at(const struct reader *r, uint64_t pos, uint64_t end,
 /* verify_readback.c */
 bool verify_range(struct dd_run *run, struct lazy_buffer *buf,
 		  uint64_t from, uint64_t to);
-void verify_progress(struct dd_run *run, bool force);
+void verify_progress(struct dd_run *run, enum line_when when);
 
 /* verify_hold.c */
 bool write_held_block(struct dd_run *run, uint64_t len);

@@ -17,7 +17,7 @@
 /* What read_back returns when the first O_DIRECT read was refused. */
 enum { DIRECT_REFUSED = -1 };
 
-void verify_progress(struct dd_run *run, bool force)
+void verify_progress(struct dd_run *run, enum line_when when)
 {
 	struct dd_verify_state *v = run->verify;
 	char buf[160];
@@ -30,7 +30,7 @@ void verify_progress(struct dd_run *run, bool force)
 			(unsigned long long)v->progress_total);
 	/* Twice a second, as the final sync's line: a read that blocks
 	 * for a while still leaves no gap of a second. */
-	show_job_progress(buf, len, force);
+	show_job_progress(buf, len, when);
 }
 
 /* Read [from, to) (range offsets, from a chunk's start) through fd and
@@ -100,7 +100,7 @@ static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
 			}
 		}
 		v->progress_done += (uint64_t)n;
-		verify_progress(run, false);
+		verify_progress(run, LINE_WHEN_DUE);
 	}
 	reader_close(&r);
 	return err;

@@ -247,7 +247,7 @@ bool copy_zeroout(struct dd_run *run)
 		size_t n;
 		bool hole;
 
-		tally_coalesced(run, moved, false);
+		tally_coalesced(run, moved, COALESCED_SO_FAR);
 		housekeep(run);
 		if (moved >= limit)
 			break;
@@ -259,9 +259,13 @@ bool copy_zeroout(struct dd_run *run)
 		if (n == 0)
 			break;
 		moved += n;
-		tally_moved(run, n, from_input);
+		if (from_input)
+			tally_moved(run, n);
+		else
+			tally_output(run, n);
 	}
-	tally_coalesced(run, moved, moved == end);
+	tally_coalesced(run, moved, moved == end ? COALESCED_AT_END
+						       : COALESCED_SO_FAR);
 	lazy_buffer_free(&z.zeros);
 	if (z.data.data)
 		lazy_buffer_free(&z.data);
