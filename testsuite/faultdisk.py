@@ -16,6 +16,9 @@
 #                      starting at it has failed N times
 #   slow=START-END:MS  a read touching the range first sleeps MS ms
 #   drop=START-END     writes into the range are acknowledged, not stored
+#   failwrite=START-END
+#                      a write that reaches into the range fails with EIO
+#                      and stores nothing, as a card's failing block does
 #   corrupt=START-END  writes into the range are stored inverted (xor 0xff)
 #   sector=N           the sector size that weak= counts in (512)
 #   log=FILE           a line per request: "R OFFSET LENGTH RESULT" (bytes
@@ -43,6 +46,7 @@ class FaultDisk(Operations):
 		self.slow = []       # (start, end, seconds)
 		self.drop = []
 		self.corrupt = []
+		self.failwrite = []
 		self.failures = {}   # weak sector -> reads of it that failed
 		self.log = None
 		for rule in rules:
@@ -59,6 +63,8 @@ class FaultDisk(Operations):
 				self.drop.append(parse_range(value))
 			elif key == 'corrupt':
 				self.corrupt.append(parse_range(value))
+			elif key == 'failwrite':
+				self.failwrite.append(parse_range(value))
 			elif key == 'sector':
 				self.sector = int(value, 0)
 			elif key == 'log':
@@ -127,6 +133,10 @@ class FaultDisk(Operations):
 		return data
 
 	def write(self, path, data, offset, fh):
+		for start, stop in self.failwrite:
+			if start < offset + len(data) and stop > offset:
+				self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
+				raise FuseOSError(errno.EIO)
 		self.note('W %d %d' % (offset, len(data)))
 		data = bytearray(data)
 		for start, stop in self.corrupt:
