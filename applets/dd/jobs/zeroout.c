@@ -14,6 +14,16 @@
  * hands the copy, where it stands, to the record loop, which meets the
  * fault again with GNU's message.  Where the device can't zero
  * (EOPNOTSUPP, EINVAL, ENOTTY), zeros are written, silently.
+ *
+ * With oflag=direct, each of GNU's writes reaches the device before the
+ * next begins, and a failing one leaves every byte after its record as
+ * it was.  A step of many records can't promise that: the kernel zeroes
+ * (or writes) all of a range that it can, around a failed sector.  So
+ * there a step is one record, zeroed by the device when it is all hole
+ * and written whole otherwise, and a failing record fails whole, as
+ * GNU's write.  oflag=dsync and sync are left to the record loop: their
+ * writes go through the page cache, whose write-back fails a page or a
+ * request at a time, which zeroing a record can't do the same way.
  */
 //config:config FEATURE_DD_ZEROOUT
 //config:	bool "Zeros the kernel writes, holes never read"
@@ -53,6 +63,7 @@ struct zeroout {
 	struct dd_run *run;
 	enum zero_way way;
 	uint64_t align;                 /* the device's logical block */
+	bool by_record;                 /* oflag=direct: a record a step */
 	struct lazy_buffer data;        /* data steps land here */
 	struct lazy_buffer zeros;       /* never written: reads as zeros */
 };
@@ -78,8 +89,10 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
 	 * inherited descriptor may share. */
 	if (!is_dev_zero(&in->st) && !(S_ISREG(in->st.st_mode) && opt->input_path))
 		return false;
+	/* dsync's page-cache writes fail as zeroing can't (see above). */
 	if (opt->reshaping || (opt->conv & looking) || opt->ibs != opt->obs
-	    || (opt->input_open_flags & O_DIRECT))
+	    || (opt->input_open_flags & O_DIRECT)
+	    || (opt->output_open_flags & O_DSYNC))
 		return false;
 	/* fullblock drops a record whose read fails part-way: data steps
 	 * would write its start first (a read of /dev/zero never fails). */
@@ -205,12 +218,26 @@ static uint64_t mover_limit(const struct dd_run *run, uint64_t *end)
 	return limit;
 }
 
+/* A step of one record, from moved (a record's start) on: a hole if
+ * all of it is (the input's extent at its start reaches its end), else
+ * data, which reads the holes in it as zeros. */
+static uint64_t one_record(const struct dd_run *run, uint64_t moved,
+			   uint64_t limit, uint64_t extent, bool *hole)
+{
+	uint64_t record = min_u64(run->opt->ibs - moved % run->opt->ibs,
+				  limit - moved);
+
+	*hole = *hole && extent >= record;
+	return record;
+}
+
 static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 {
 	int sector = 0;
 
 	z->run = run;
 	z->way = ZERO_IOCTL;
+	z->by_record = (run->opt->output_open_flags & O_DIRECT) != 0;
 	z->align = SECTOR;
 	if (ioctl(run->out.fd, BLKSSZGET, &sector) == 0 && sector > 0)
 		z->align = (uint64_t)sector;
@@ -252,6 +279,8 @@ bool copy_zeroout(struct dd_run *run)
 		if (moved >= limit)
 			break;
 		extent = input_extent(&z, in_at, in_at + (limit - moved), &hole);
+		if (z.by_record)
+			extent = one_record(run, moved, limit, extent, &hole);
 		if (hole)
 			n = zero_range(&z, out_at, min_u64(extent, ZERO_STEP));
 		else
