@@ -278,6 +278,9 @@ void setup_nocache(struct dd_run *run);
 /* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
+/* The output's write-back error that nocache held for the final sync
+ * (conv=fsync, conv=fdatasync), or 0; it is then no longer held. */
+int take_held_writeback_error(void);
 
 /* report.c; report_leave_out: the time since `since` does not count. */
 void report_start(void);
@@ -297,5 +300,8 @@ void note_failure(void);
 int dd_exit_status(void);
 /* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end);
+/* A write-back error dd met itself: "error writing 'NAME': E" (once in
+ * a run), and note_failure(). */
+void report_writeback_error(const struct io_end *end, int err);
 
 #endif

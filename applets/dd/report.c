@@ -13,6 +13,7 @@ static struct {
 	uint64_t start_ns;               /* monotonic start of the copy */
 	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
+	bool writeback_reported;         /* report_writeback_error spoke */
 } report;
 
 void note_failure(void)
@@ -158,6 +159,19 @@ void report_seek_error(const struct io_end *end)
 {
 	bb_perror_msg("%s: cannot seek", quote_if_needed(end->name));
 	note_failure();
+}
+
+/* Where GNU's dd meets no write-back error (oflag=nocache's windows, the
+ * write-out before a block device's close), dd reports the one it met
+ * in GNU's words for a failed write.  A failing card fails many
+ * requests: one message says it. */
+void report_writeback_error(const struct io_end *end, int err)
+{
+	note_failure();
+	if (report.writeback_reported)
+		return;
+	report.writeback_reported = true;
+	bb_errno_msg(err, "error writing %s", quote_always(end->name));
 }
 
 void maybe_print_progress(struct dd_run *run)
