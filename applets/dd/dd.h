@@ -93,6 +93,9 @@ struct dd_plan {
 	bool record_steps;         /* larger records move in steps (records.c) */
 	uint64_t batch_size;       /* most a pipe's batch holds; 0: none */
 	uint64_t batch_write;      /* the most one write of a batch carries */
+	/* The bytes a job knows it will write (bmap=: the mapped bytes),
+	 * for the progress line's percentage; 0: the ends say (report.c). */
+	uint64_t expected_bytes;
 
 	enum dd_mover mover;
 	enum copy_path path;       /* the zero-copy path, for the movers */

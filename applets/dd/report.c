@@ -1,6 +1,9 @@
 /* report.c - the summary, the status=progress line and the exit status,
  * in GNU's format; each line is written with one write(2). */
 #include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
@@ -14,6 +17,7 @@ static struct {
 	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 	bool writeback_reported;         /* report_writeback_error spoke */
+	unsigned columns;                /* stderr's terminal's, or 0 */
 } report;
 
 void note_failure(void)
@@ -61,6 +65,11 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 
 void report_start(void)
 {
+	struct winsize ws;
+
+	/* isatty() as musl has it, through the ioctl() itself */
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0)
+		report.columns = ws.ws_col;
 	report.start_ns = monotonic_ns();
 	report.shown_bytes = UINT64_MAX;
 	report.progress.fd = STDERR_FILENO;
@@ -104,18 +113,75 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
+/* The bytes this copy is to write, where that is known: a job's count
+ * (bmap=), else the least of count= and what the input has after skip=
+ * (a regular file or a device, its size at the start) and a device
+ * output after seek=.  A pipe's end can come anywhere before the
+ * output's, so only an endless input (/dev/zero) goes by the output's
+ * alone.  block and unblock change the length: unknown (UINT64_MAX). */
+static uint64_t expected_bytes(const struct dd_run *run)
+{
+	const struct io_end *in = &run->in, *out = &run->out;
+	uint64_t total = run->plan.count_bytes;
+	uint64_t in_at = in->offset + run->plan.skip_offset;
+	uint64_t out_at = out->offset + run->plan.seek_offset;
+
+	if (run->plan.expected_bytes)
+		return run->plan.expected_bytes;
+	if (run->opt->conv & (CONV_BLOCK | CONV_UNBLOCK))
+		return UINT64_MAX;
+	if (in->size_known)
+		total = min_u64(total, in->size > in_at ? in->size - in_at : 0);
+	if (S_ISBLK(out->st.st_mode) && out->size_known
+	    && (in->size_known || S_ISCHR(in->st.st_mode)))
+		total = min_u64(total, out->size > out_at ? out->size - out_at : 0);
+	return total;
+}
+
+/* "; P%, M:SS left" (H:MM:SS from an hour) into note, at the rate so
+ * far, while the bytes written are within the total; else "". */
+static void format_estimate(char *note, size_t size, const struct dd_run *run,
+			    uint64_t now)
+{
+	uint64_t total = expected_bytes(run), bytes = run->tally.bytes_out;
+	uint64_t percent, left;
+
+	note[0] = '\0';
+	if (!bytes || bytes > total || total == UINT64_MAX)
+		return;
+	percent = bytes < UINT64_MAX / 100 ? bytes * 100 / total
+		: bytes / (total / 100);
+	left = (uint64_t)((double)(now - report.start_ns) * (double)(total - bytes)
+			  / (double)bytes / SECOND_NS + 0.5);
+	if (left >= 3600)
+		bb_format(note, size, "; %u%%, %llu:%02u:%02u left",
+			  (unsigned)percent, (unsigned long long)(left / 3600),
+			  (unsigned)(left / 60 % 60), (unsigned)(left % 60));
+	else
+		bb_format(note, size, "; %u%%, %u:%02u left", (unsigned)percent,
+			  (unsigned)(left / 60), (unsigned)(left % 60));
+}
+
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
- * GNU's first line after a second, then twice a second. */
+ * GNU's first line after a second, then twice a second.  GNU's line,
+ * then note (NULL: the estimate), which a terminal too narrow for it
+ * does not get: a line that wraps can't be rewritten in place. */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
-	char buf[LINE_SIZE];
+	char buf[LINE_SIZE], estimate[64];
 	size_t len;
 
 	if (!line_due(&report.progress.pacer, now))
 		return;
 	report.progress.pacer.interval_ns = SECOND_NS / 2;
 	report.progress.pacer.next_ns = now + SECOND_NS / 2;
+	if (!note) {
+		format_estimate(estimate, sizeof(estimate), run, now);
+		note = estimate;
+	}
 	len = format_transfer(buf, sizeof(buf), run, now, note);
+	if (report.columns && len >= report.columns)
+		len -= strlen(note);
 	progress_line_show(&report.progress, buf, len);
 }
 
@@ -176,7 +242,7 @@ void report_writeback_error(const struct io_end *end, int err)
 
 void maybe_print_progress(struct dd_run *run)
 {
-	print_progress(run, monotonic_ns(), "");
+	print_progress(run, monotonic_ns(), NULL);
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
