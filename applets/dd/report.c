@@ -17,7 +17,6 @@ static struct {
 	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 	bool writeback_reported;         /* report_writeback_error spoke */
-	unsigned columns;                /* stderr's terminal's, or 0 */
 } report;
 
 void note_failure(void)
@@ -65,11 +64,6 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 
 void report_start(void)
 {
-	struct winsize ws;
-
-	/* isatty() as musl has it, through the ioctl() itself */
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0)
-		report.columns = ws.ws_col;
 	report.start_ns = monotonic_ns();
 	report.shown_bytes = UINT64_MAX;
 	report.progress.fd = STDERR_FILENO;
@@ -165,10 +159,12 @@ static void format_estimate(char *note, size_t size, const struct dd_run *run,
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
  * GNU's first line after a second, then twice a second.  GNU's line,
  * then note (NULL: the estimate), which a terminal too narrow for it
- * does not get: a line that wraps can't be rewritten in place. */
+ * does not get: a line that wraps can't be rewritten in place.  (The
+ * width is asked for each line: a window may be resized.) */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE], estimate[64];
+	struct winsize ws;
 	size_t len;
 
 	if (!line_due(&report.progress.pacer, now))
@@ -180,7 +176,8 @@ static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 		note = estimate;
 	}
 	len = format_transfer(buf, sizeof(buf), run, now, note);
-	if (report.columns && len >= report.columns)
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col
+	    && len >= ws.ws_col)
 		len -= strlen(note);
 	progress_line_show(&report.progress, buf, len);
 }

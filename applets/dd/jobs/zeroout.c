@@ -19,11 +19,12 @@
  * next begins, and a failing one leaves every byte after its record as
  * it was.  A step of many records can't promise that: the kernel zeroes
  * (or writes) all of a range that it can, around a failed sector.  So
- * there a step is one record, zeroed by the device when it is all hole
- * and written whole otherwise, and a failing record fails whole, as
- * GNU's write.  oflag=dsync and sync are left to the record loop: their
- * writes go through the page cache, whose write-back fails a page or a
- * request at a time, which zeroing a record can't do the same way.
+ * there no step crosses a record's end, and a record counts once all of
+ * it is done: one that fails part-way is handed over from its start,
+ * and the record loop's one write of it fails as GNU's.  oflag=dsync and
+ * sync are left to the record loop: their writes go through the page
+ * cache, whose write-back fails a page or a request at a time, which
+ * zeroing can't do the same way.
  */
 //config:config FEATURE_DD_ZEROOUT
 //config:	bool "Zeros the kernel writes, holes never read"
@@ -218,17 +219,15 @@ static uint64_t mover_limit(const struct dd_run *run, uint64_t *end)
 	return limit;
 }
 
-/* A step of one record, from moved (a record's start) on: a hole if
- * all of it is (the input's extent at its start reaches its end), else
- * data, which reads the holes in it as zeros. */
-static uint64_t one_record(const struct dd_run *run, uint64_t moved,
-			   uint64_t limit, uint64_t extent, bool *hole)
+/* The bytes moved that count: all of them; with oflag=direct, only
+ * whole records (and the copy's short last one), so that the record
+ * loop redoes a record that failed part-way from its start, whole, as
+ * GNU's one write of it fails. */
+static uint64_t settled(const struct zeroout *z, uint64_t moved, uint64_t end)
 {
-	uint64_t record = min_u64(run->opt->ibs - moved % run->opt->ibs,
-				  limit - moved);
-
-	*hole = *hole && extent >= record;
-	return record;
+	if (!z->by_record || moved == end)
+		return moved;
+	return moved - moved % z->run->opt->ibs;
 }
 
 static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
@@ -262,25 +261,31 @@ static bool seek_to(const struct io_end *end, uint64_t offset)
 bool copy_zeroout(struct dd_run *run)
 {
 	struct zeroout z;
-	uint64_t end, limit = mover_limit(run, &end), moved = 0;
+	uint64_t end, limit = mover_limit(run, &end), moved = 0, counted = 0;
 	bool from_input = !is_dev_zero(&run->in.st);
 
 	if (!zeroout_setup(&z, run))
 		return false;
 	for (;;) {
-		uint64_t in_at = run->tally.in_offset;
-		uint64_t out_at = run->tally.out_offset;
-		uint64_t extent;
+		uint64_t in_at = run->tally.in_offset + (moved - counted);
+		uint64_t out_at = run->tally.out_offset + (moved - counted);
+		uint64_t extent, now = settled(&z, moved, end);
 		size_t n;
 		bool hole;
 
-		tally_coalesced(run, moved, COALESCED_SO_FAR);
+		if (from_input)
+			tally_moved(run, now - counted);
+		else
+			tally_output(run, now - counted);
+		counted = now;
+		tally_coalesced(run, counted, COALESCED_SO_FAR);
 		housekeep(run);
 		if (moved >= limit)
 			break;
 		extent = input_extent(&z, in_at, in_at + (limit - moved), &hole);
+		/* No step past a record's end where records fail one by one. */
 		if (z.by_record)
-			extent = one_record(run, moved, limit, extent, &hole);
+			extent = min_u64(extent, run->opt->ibs - moved % run->opt->ibs);
 		if (hole)
 			n = zero_range(&z, out_at, min_u64(extent, ZERO_STEP));
 		else
@@ -288,12 +293,8 @@ bool copy_zeroout(struct dd_run *run)
 		if (n == 0)
 			break;
 		moved += n;
-		if (from_input)
-			tally_moved(run, n);
-		else
-			tally_output(run, n);
 	}
-	tally_coalesced(run, moved, moved == end ? COALESCED_AT_END
+	tally_coalesced(run, counted, counted == end ? COALESCED_AT_END
 						       : COALESCED_SO_FAR);
 	lazy_buffer_free(&z.zeros);
 	if (z.data.data)
@@ -304,5 +305,5 @@ bool copy_zeroout(struct dd_run *run)
 		return true;
 	if (!seek_to(&run->out, run->tally.out_offset))
 		return true;
-	return moved == end;
+	return counted == end;
 }
