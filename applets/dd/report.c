@@ -132,28 +132,26 @@ static uint64_t expected_bytes(const struct dd_run *run)
 	return total;
 }
 
-/* "; P%, M:SS left" (H:MM:SS from an hour) into note, at the rate so
- * far, while the bytes written are within the total; else "". */
+/* "; P%, H:MM:SS left" into note, at the rate so far, while the bytes
+ * written are within the total; else "".  (Every count here is below
+ * 2^63: signed conversions to double are the short ones.) */
 static void format_estimate(char *note, size_t size, const struct dd_run *run,
 			    uint64_t now)
 {
 	uint64_t total = expected_bytes(run), bytes = run->tally.bytes_out;
-	uint64_t percent, left;
+	double done, left;       /* percent done, seconds left */
+	unsigned secs;
 
 	note[0] = '\0';
 	if (!bytes || bytes > total || total == UINT64_MAX)
 		return;
-	percent = bytes < UINT64_MAX / 100 ? bytes * 100 / total
-		: bytes / (total / 100);
-	left = (uint64_t)((double)(now - report.start_ns) * (double)(total - bytes)
-			  / (double)bytes / SECOND_NS + 0.5);
-	if (left >= 3600)
-		bb_format(note, size, "; %u%%, %llu:%02u:%02u left",
-			  (unsigned)percent, (unsigned long long)(left / 3600),
-			  (unsigned)(left / 60 % 60), (unsigned)(left % 60));
-	else
-		bb_format(note, size, "; %u%%, %u:%02u left", (unsigned)percent,
-			  (unsigned)(left / 60), (unsigned)(left % 60));
+	/* bytes x 100 / total is exact where it is whole */
+	done = (double)(int64_t)bytes * 100 / (double)(int64_t)total;
+	left = (double)(int64_t)(now - report.start_ns) / SECOND_NS
+		* (100 - done) / done + 0.5;
+	secs = left < 1e9 ? (unsigned)left : 999999999;
+	bb_format(note, size, "; %u%%, %u:%02u:%02u left", (unsigned)done,
+		  secs / 3600, secs / 60 % 60, secs % 60);
 }
 
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
