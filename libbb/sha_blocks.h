@@ -1,8 +1,9 @@
 /*
  * sha_blocks.h - what SHA-1 and SHA-256 share (FIPS 180-4, 5.1.1 and
  * 6.x): big-endian words and the start of a hash; the block buffer and
- * the padding are sha_update's and sha_final's.  Private to
- * libbb/sha1.c, sha256.c and sha_blocks.c.
+ * the padding are sha_update's and sha_final's.  And SHA-256's
+ * compressions, the portable one and those in the CPU's instructions,
+ * among which sha256_init chooses.  Private to libbb/sha*.c.
  */
 #ifndef ZEROBOX_SHA_BLOCKS_H
 #define ZEROBOX_SHA_BLOCKS_H
@@ -23,10 +24,26 @@ static inline void store_be32(unsigned char *p, uint32_t v)
 	p[3] = (unsigned char)v;
 }
 
-typedef void sha_compress_fn(uint32_t *state, const unsigned char *block);
-
-/* Start a hash whose state begins as initial[0..words). */
+/* Start a hash of words words (5 for SHA-1, 8 for SHA-256) whose
+ * state begins as initial[0..8), advanced by compress(ctx, blocks,
+ * count) over whole blocks. */
 void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
-	       sha_compress_fn *compress);
+	       whole_blocks_fn *compress);
+
+/* SHA-256's round constants (FIPS 180-4, 4.2.2), for every compression
+ * (sha_portable.c). */
+extern const uint32_t sha256_round_constants[64];
+
+/* SHA-1's or SHA-256's compression in portable C (sha_portable.c):
+ * ctx, a struct sha_ctx, advanced over count blocks; its words say
+ * which hash it is. */
+void sha_portable(void *ctx, const unsigned char *blocks, size_t count);
+
+/* The same compression in the CPU's own instructions, where this build
+ * has them for its architecture and the CPU has them: x86 SHA-NI
+ * (sha256_x86.c), ARMv8 SHA2 on arm64 (sha256_arm64.c).  NULL
+ * otherwise, and always on other architectures. */
+whole_blocks_fn *sha256_x86(void);
+whole_blocks_fn *sha256_arm64(void);
 
 #endif
