@@ -51,22 +51,17 @@ void sha_update(struct sha_ctx *ctx, const void *data, size_t len)
 		    ctx->compress, ctx);
 }
 
-/* The bytes of v, n of them, most significant first. */
-static void put_big_endian(unsigned char *p, uint64_t v, unsigned n)
-{
-	while (n--)
-		*p++ = (unsigned char)(v >> 8 * n);
-}
-
 void sha_final(struct sha_ctx *ctx, unsigned char *digest)
 {
 	/* 0x80, then zeros to 8 bytes short of a block's end, then the
 	 * length in bits: 9 to 72 bytes. */
 	unsigned char tail[SHA_BLOCK_SIZE + 8] = { 0x80 };
 	size_t zeros_end = 1 + (SHA_BLOCK_SIZE - 9 - ctx->fill) % SHA_BLOCK_SIZE;
+	uint64_t bits = ctx->length * 8;
 
-	put_big_endian(tail + zeros_end, ctx->length * 8, 8);
+	store_be32(tail + zeros_end, (uint32_t)(bits >> 32));
+	store_be32(tail + zeros_end + 4, (uint32_t)bits);
 	sha_update(ctx, tail, zeros_end + 8);
 	for (unsigned i = 0; i < ctx->words; i++)
-		put_big_endian(digest + 4 * (size_t)i, ctx->state[i], 4);
+		store_be32(digest + 4 * (size_t)i, ctx->state[i]);
 }

@@ -8,6 +8,8 @@
 #ifndef ZEROBOX_SHA_BLOCKS_H
 #define ZEROBOX_SHA_BLOCKS_H
 
+#include <string.h>
+
 #include "libbb.h"
 
 static inline uint32_t load_be32(const unsigned char *p)
@@ -16,12 +18,14 @@ static inline uint32_t load_be32(const unsigned char *p)
 		| (uint32_t)p[2] << 8 | p[3];
 }
 
+/* A byte swap where the CPU is little-endian, and a copy: one store
+ * (gcc at -Oz keeps four byte stores of the shifts). */
 static inline void store_be32(unsigned char *p, uint32_t v)
 {
-	p[0] = (unsigned char)(v >> 24);
-	p[1] = (unsigned char)(v >> 16);
-	p[2] = (unsigned char)(v >> 8);
-	p[3] = (unsigned char)v;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	memcpy(p, &v, sizeof(v));
 }
 
 /* Start a hash of words words (5 for SHA-1, 8 for SHA-256) whose
