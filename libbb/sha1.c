@@ -7,10 +7,10 @@
 
 void sha1_init(struct sha_ctx *ctx)
 {
-	/* H(0), five words; the last three are not SHA-1's. */
-	static const uint32_t initial[8] = {
+	/* H(0) */
+	static const uint32_t initial[5] = {
 		0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 	};
 
-	sha_start(ctx, initial, 5, sha_portable);
+	sha_start(ctx, initial, ARRAY_SIZE(initial), sha_portable);
 }

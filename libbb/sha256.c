@@ -15,16 +15,16 @@
 static whole_blocks_fn *choose_compression(void)
 {
 	const char *force = getenv("ZEROBOX_SHA");
-	whole_blocks_fn *cpu = NULL;
 
 	if (force && strcmp(force, "portable") == 0)
 		return sha_portable;
 #if defined(__x86_64__) || defined(__i386__)
-	cpu = sha256_x86();
+	return sha256_x86();
 #elif defined(__aarch64__)
-	cpu = sha256_arm64();
+	return sha256_arm64();
+#else
+	return sha_portable;
 #endif
-	return cpu ? cpu : sha_portable;
 }
 
 void sha256_init(struct sha_ctx *ctx)
@@ -39,5 +39,5 @@ void sha256_init(struct sha_ctx *ctx)
 
 	if (!compress)
 		compress = choose_compression();
-	sha_start(ctx, initial, 8, compress);
+	sha_start(ctx, initial, ARRAY_SIZE(initial), compress);
 }

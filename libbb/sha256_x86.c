@@ -68,21 +68,26 @@ static void sha256_sha_ni(void *hash, const unsigned char *blocks,
 	pack_state(state, &abef, &cdgh);
 	for (; count; count--, blocks += SHA_BLOCK_SIZE) {
 		__m128i abef_in = abef, cdgh_in = cdgh;
-		__m128i w[16];   /* the schedule, four words each */
+		/* the next 16 words of the schedule, four in each */
+		__m128i w0 = load_words(blocks), w1 = load_words(blocks + 16);
+		__m128i w2 = load_words(blocks + 32), w3 = load_words(blocks + 48);
 
-		for (unsigned i = 0; i < 4; i++)
-			w[i] = load_words(blocks + 16 * i);
-		for (unsigned i = 4; i < 16; i++)
-			w[i] = _mm_sha256msg2_epu32(_mm_add_epi32(
-				_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
-				_mm_alignr_epi8(w[i - 1], w[i - 2], 4)), w[i - 1]);
-		for (unsigned i = 0; i < 16; i++) {
-			__m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128(
-				(const __m128i *)(sha256_round_constants + 4 * i)));
+		/* Four rounds a turn, and the four words after the 16 in
+		 * w0..w3 (the last three turns make them for nothing). */
+		for (unsigned t = 0; t < 64; t += 4) {
+			__m128i wk = _mm_add_epi32(w0, _mm_loadu_si128(
+				(const __m128i *)(sha256_round_constants + t)));
+			__m128i next = _mm_sha256msg2_epu32(_mm_add_epi32(
+				_mm_sha256msg1_epu32(w0, w1),
+				_mm_alignr_epi8(w3, w2, 4)), w3);
 
 			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
 			abef = _mm_sha256rnds2_epu32(abef, cdgh,
 						     _mm_shuffle_epi32(wk, 0x0e));
+			w0 = w1;
+			w1 = w2;
+			w2 = w3;
+			w3 = next;
 		}
 		abef = _mm_add_epi32(abef, abef_in);
 		cdgh = _mm_add_epi32(cdgh, cdgh_in);
@@ -99,7 +104,7 @@ whole_blocks_fn *sha256_x86(void)
 	__cpuid(1, a, b, c, d);
 	ssse3 = c & bit_SSSE3;
 	__cpuid_count(7, 0, a, b, c, d);
-	return ssse3 && (b & bit_SHA) ? sha256_sha_ni : NULL;
+	return ssse3 && (b & bit_SHA) ? sha256_sha_ni : sha_portable;
 }
 
 #endif

@@ -12,11 +12,10 @@
 void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
 	       whole_blocks_fn *compress)
 {
-	memcpy(ctx->state, initial, sizeof(ctx->state));
+	memset(ctx, 0, sizeof(*ctx));
+	memcpy(ctx->state, initial, words * sizeof(*initial));
 	ctx->words = words;
 	ctx->compress = compress;
-	ctx->length = 0;
-	ctx->fill = 0;
 }
 
 void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
@@ -57,10 +56,8 @@ void sha_final(struct sha_ctx *ctx, unsigned char *digest)
 	 * length in bits: 9 to 72 bytes. */
 	unsigned char tail[SHA_BLOCK_SIZE + 8] = { 0x80 };
 	size_t zeros_end = 1 + (SHA_BLOCK_SIZE - 9 - ctx->fill) % SHA_BLOCK_SIZE;
-	uint64_t bits = ctx->length * 8;
 
-	store_be32(tail + zeros_end, (uint32_t)(bits >> 32));
-	store_be32(tail + zeros_end + 4, (uint32_t)bits);
+	store_be64(tail + zeros_end, ctx->length * 8);
 	sha_update(ctx, tail, zeros_end + 8);
 	for (unsigned i = 0; i < ctx->words; i++)
 		store_be32(digest + 4 * (size_t)i, ctx->state[i]);

@@ -19,7 +19,7 @@ static inline uint32_t load_be32(const unsigned char *p)
 }
 
 /* A byte swap where the CPU is little-endian, and a copy: one store
- * (gcc at -Oz keeps four byte stores of the shifts). */
+ * each (gcc at -Oz keeps a byte store per shift of the plain C). */
 static inline void store_be32(unsigned char *p, uint32_t v)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -28,9 +28,17 @@ static inline void store_be32(unsigned char *p, uint32_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
+static inline void store_be64(unsigned char *p, uint64_t v)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	v = __builtin_bswap64(v);
+#endif
+	memcpy(p, &v, sizeof(v));
+}
+
 /* Start a hash of words words (5 for SHA-1, 8 for SHA-256) whose
- * state begins as initial[0..8), advanced by compress(ctx, blocks,
- * count) over whole blocks. */
+ * state begins as initial[0..words) (the rest zero), advanced by
+ * compress(ctx, blocks, count) over whole blocks. */
 void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
 	       whole_blocks_fn *compress);
 
@@ -43,10 +51,10 @@ extern const uint32_t sha256_round_constants[64];
  * which hash it is. */
 void sha_portable(void *ctx, const unsigned char *blocks, size_t count);
 
-/* The same compression in the CPU's own instructions, where this build
- * has them for its architecture and the CPU has them: x86 SHA-NI
- * (sha256_x86.c), ARMv8 SHA2 on arm64 (sha256_arm64.c).  NULL
- * otherwise, and always on other architectures. */
+/* SHA-256's compression for this CPU: in its own instructions where it
+ * has them, x86 SHA-NI (sha256_x86.c) or ARMv8 SHA2 on arm64
+ * (sha256_arm64.c), else sha_portable.  Each is built on its
+ * architecture only. */
 whole_blocks_fn *sha256_x86(void);
 whole_blocks_fn *sha256_arm64(void);
 
