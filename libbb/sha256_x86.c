@@ -19,42 +19,38 @@
 
 #define SHA_NI_TARGET __attribute__((target("sha,ssse3")))
 
-/* The eight state words as the two vectors the rounds take, and back:
- * (a, b, c, d) and (e, f, g, h) are (d, c, b, a) and (h, g, f, e) high
- * lane first; their low halves (b, a, f, e) and their high halves (d,
- * c, h, g) make (a, b, e, f) and (c, d, g, h) once each pair of lanes
- * is swapped, and the same steps undo it. */
+/* The eight state words as the two vectors the rounds take, and back.
+ * Low lane first, the state is (a, b, c, d) (e, f, g, h) and the
+ * rounds take (f, e, b, a) (h, g, d, c): lanes 1, 0 of each and lanes
+ * 3, 2 of each, in both directions (SHUFPS 0x11 and 0xbb). */
 SHA_NI_TARGET
 static void pack_state(const uint32_t *state, __m128i *abef, __m128i *cdgh)
 {
-	__m128i dcba = _mm_loadu_si128((const __m128i *)state);
-	__m128i hgfe = _mm_loadu_si128((const __m128i *)(state + 4));
+	__m128 abcd = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)state));
+	__m128 efgh = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(state + 4)));
 
-	*abef = _mm_shuffle_epi32(_mm_unpacklo_epi64(hgfe, dcba), 0xb1);
-	*cdgh = _mm_shuffle_epi32(_mm_unpackhi_epi64(hgfe, dcba), 0xb1);
+	*abef = _mm_castps_si128(_mm_shuffle_ps(efgh, abcd, 0x11));
+	*cdgh = _mm_castps_si128(_mm_shuffle_ps(efgh, abcd, 0xbb));
 }
 
 SHA_NI_TARGET
 static void unpack_state(uint32_t *state, __m128i abef, __m128i cdgh)
 {
-	__m128i bafe = _mm_shuffle_epi32(abef, 0xb1);
-	__m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1);
+	__m128 x = _mm_castsi128_ps(abef), y = _mm_castsi128_ps(cdgh);
 
-	_mm_storeu_si128((__m128i *)state, _mm_unpackhi_epi64(bafe, dchg));
-	_mm_storeu_si128((__m128i *)(state + 4), _mm_unpacklo_epi64(bafe, dchg));
+	_mm_storeu_si128((__m128i *)state, _mm_castps_si128(_mm_shuffle_ps(x, y, 0xbb)));
+	_mm_storeu_si128((__m128i *)(state + 4), _mm_castps_si128(_mm_shuffle_ps(x, y, 0x11)));
 }
 
-/* Four big-endian words. */
+/* Four big-endian words: the halves of each word swapped, then the
+ * bytes of each half (SSE2; PSHUFB would need a 16-byte constant). */
 SHA_NI_TARGET
-static __m128i load_words(const unsigned char *p)
+static inline __m128i load_words(const unsigned char *p)
 {
-	/* Each word's bytes the other way round. */
-	static const unsigned char byte_swap[16] = {
-		3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,
-	};
+	__m128i x = _mm_loadu_si128((const __m128i *)p);
 
-	return _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)p),
-				_mm_loadu_si128((const __m128i *)byte_swap));
+	x = _mm_shufflehi_epi16(_mm_shufflelo_epi16(x, 0xb1), 0xb1);
+	return _mm_or_si128(_mm_slli_epi16(x, 8), _mm_srli_epi16(x, 8));
 }
 
 /* whole_blocks_fn: hash, a struct sha_ctx, advanced over count blocks. */
@@ -68,26 +64,21 @@ static void sha256_sha_ni(void *hash, const unsigned char *blocks,
 	pack_state(state, &abef, &cdgh);
 	for (; count; count--, blocks += SHA_BLOCK_SIZE) {
 		__m128i abef_in = abef, cdgh_in = cdgh;
-		/* the next 16 words of the schedule, four in each */
-		__m128i w0 = load_words(blocks), w1 = load_words(blocks + 16);
-		__m128i w2 = load_words(blocks + 32), w3 = load_words(blocks + 48);
+		__m128i w[16];   /* the message schedule, four words each */
 
-		/* Four rounds a turn, and the four words after the 16 in
-		 * w0..w3 (the last three turns make them for nothing). */
-		for (unsigned t = 0; t < 64; t += 4) {
-			__m128i wk = _mm_add_epi32(w0, _mm_loadu_si128(
-				(const __m128i *)(sha256_round_constants + t)));
-			__m128i next = _mm_sha256msg2_epu32(_mm_add_epi32(
-				_mm_sha256msg1_epu32(w0, w1),
-				_mm_alignr_epi8(w3, w2, 4)), w3);
+		for (unsigned i = 0; i < 4; i++)
+			w[i] = load_words(blocks + 16 * i);
+		for (unsigned i = 4; i < 16; i++)
+			w[i] = _mm_sha256msg2_epu32(_mm_add_epi32(
+				_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
+				_mm_alignr_epi8(w[i - 1], w[i - 2], 4)), w[i - 1]);
+		for (unsigned i = 0; i < 16; i++) {
+			__m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128(
+				(const __m128i *)(sha256_round_constants + 4 * i)));
 
 			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
 			abef = _mm_sha256rnds2_epu32(abef, cdgh,
 						     _mm_shuffle_epi32(wk, 0x0e));
-			w0 = w1;
-			w1 = w2;
-			w2 = w3;
-			w3 = next;
 		}
 		abef = _mm_add_epi32(abef, abef_in);
 		cdgh = _mm_add_epi32(cdgh, cdgh_in);
