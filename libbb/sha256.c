@@ -8,15 +8,11 @@
  * hook, so that the suite can check both on a CPU that has the
  * instructions.
  */
-#include <string.h>
-
 #include "sha_blocks.h"
 
 static whole_blocks_fn *choose_compression(void)
 {
-	const char *force = getenv("ZEROBOX_SHA");
-
-	if (force && strcmp(force, "portable") == 0)
+	if (getenv("ZEROBOX_SHA_PORTABLE"))
 		return sha_portable;
 #if defined(__x86_64__) || defined(__i386__)
 	return sha256_x86();
