@@ -519,7 +519,8 @@ int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 
 /* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
  * whole(ctx, blocks, count) gets every block that len more bytes of data
- * complete, in order; the rest waits in pending, *fill of block_size
+ * complete, in order, straight from data where they are whole there
+ * (count may be 0); the rest waits in pending, *fill of block_size
  * bytes, for the next call. */
 typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
 			     size_t count);
@@ -530,14 +531,14 @@ void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
  * the hash, sha_update takes any number of bytes, sha_final writes the
  * digest (the context must be initialized again before another use).
  * SHA-256 uses the CPU's SHA instructions where it has them (x86 SHA-NI,
- * ARMv8 SHA2), unless the environment has ZEROBOX_SHA=portable, a test
- * hook read once, at the first sha256_init. */
+ * ARMv8 SHA2), unless the environment has ZEROBOX_SHA_PORTABLE (a test
+ * hook, read at the first sha256_init). */
 enum { SHA_BLOCK_SIZE = 64, SHA1_DIGEST_SIZE = 20, SHA256_DIGEST_SIZE = 32 };
 
 struct sha_ctx {
 	uint32_t state[8];
 	unsigned words;                  /* of state, that make the digest */
-	whole_blocks_fn *compress;       /* (state, blocks, count) */
+	whole_blocks_fn *compress;       /* (this context, blocks, count) */
 	uint64_t length;                 /* bytes hashed so far */
 	size_t fill;                     /* bytes waiting in block */
 	unsigned char block[SHA_BLOCK_SIZE];

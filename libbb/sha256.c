@@ -4,12 +4,13 @@
  * where it has them (sha256_x86.c, sha256_arm64.c), else portable C
  * (sha_portable.c).
  *
- * ZEROBOX_SHA=portable in the environment forces portable C: a test
- * hook, so that the suite can check both on a CPU that has the
- * instructions.
+ * ZEROBOX_SHA_PORTABLE in the environment (any value) forces portable
+ * C: a test hook, so that the suite can check both on a CPU that has
+ * the instructions.
  */
 #include "sha_blocks.h"
 
+/* Read once, at the first sha256_init: a test hook, not a setting. */
 static whole_blocks_fn *choose_compression(void)
 {
 	if (getenv("ZEROBOX_SHA_PORTABLE"))

@@ -1,8 +1,8 @@
 /*
  * sha256_x86.c - SHA-256's compression in the x86 SHA extensions
- * (SHA-NI), with the SSSE3 and SSE4.1 shuffles they need, chosen at run
- * time: the function alone is built for those instructions (a target
- * attribute), so the rest of the binary runs on any x86 CPU.
+ * (SHA-NI), with the SSSE3 PALIGNR they need, chosen at run time: the
+ * function alone is built for those instructions (a target attribute),
+ * so the rest of the binary runs on any x86 CPU, 32 or 64 bits.
  *
  * SHA256RNDS2 does two rounds on the working variables held as two
  * vectors, (a, b, e, f) and (c, d, g, h), each high lane first; after
@@ -45,7 +45,7 @@ static void unpack_state(uint32_t *state, __m128i abef, __m128i cdgh)
 /* Four big-endian words: the halves of each word swapped, then the
  * bytes of each half (SSE2; PSHUFB would need a 16-byte constant). */
 SHA_NI_TARGET
-static inline __m128i load_words(const unsigned char *p)
+static __m128i load_words(const unsigned char *p)
 {
 	__m128i x = _mm_loadu_si128((const __m128i *)p);
 

@@ -3,9 +3,10 @@
  * FIPS 180-4 defines them (sections 4.1, 4.2, 6.1.2, 6.2.2): SHA-1's
  * only one, SHA-256's fallback where the CPU has no SHA instructions.
  *
- * Written for size: the two hashes share one round structure (a ring
- * of 16 schedule words; working variables that move down one place a
- * round while a new first one comes in), and nothing is unrolled.
+ * Written for size (docs/sizes.md): the two hashes share one structure,
+ * nothing is unrolled, and the working variables slide down an array
+ * (a round writes the new first one just before the others; the next
+ * round starts there) instead of being moved one by one.
  */
 #include <string.h>
 
@@ -67,7 +68,7 @@ static void schedule(uint32_t *w, const unsigned char *block, bool sha1)
 static void one_round(uint32_t *v, uint32_t word, unsigned t, bool sha1)
 {
 	uint32_t a = v[0], b = v[1], c = v[2], d = v[3], e = v[4];
-	uint32_t sum = word;
+	uint32_t sum = word;   /* SHA-1's TEMP; SHA-256's T1, then T1 + T2 */
 
 	if (sha1) {
 		/* f_t and K_t (4.1.1, 4.2.1) change every 20 rounds. */
@@ -99,6 +100,8 @@ void sha_portable(void *hash, const unsigned char *blocks, size_t count)
 	unsigned rounds = sha1 ? 80 : 64;
 
 	for (; count; count--, blocks += SHA_BLOCK_SIZE) {
+		/* the schedule; the working variables, a word lower each
+		 * round */
 		uint32_t w[80], slide[80 + 8];
 		uint32_t *v = slide + rounds;
 
