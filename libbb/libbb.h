@@ -19,8 +19,8 @@
  * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %ld
  * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x), with optional '-'
  * and '0' flags, a field width (digits or '*') and, for %s, a precision
- * (no floating point: stdio's printf costs ~18 KiB in a static musl
- * binary).  Error texts are glibc's wording (bb_strerror), as GNU prints.
+ * (no floating point, which is what keeps stdio's printf, and its size,
+ * out of a static musl binary: docs/sizes.md).  Error texts are glibc's wording (bb_strerror), as GNU prints.
  *
  * Exit codes: EXIT_SUCCESS (0) for success, EXIT_FAILURE (1) for any
  * error, 127 when the multicall entry finds no such applet.
@@ -518,7 +518,7 @@ enum { COPY_FD_READ_ERROR = 1, COPY_FD_WRITE_ERROR = 2 };
 /*
  * Copy from in_fd's offset to out_fd until end of input or limit bytes
  * (UINT64_MAX: no limit), through buf (allocated on first use, at most
- * 128 KiB and no more than a regular input has left; kept for the next
+ * copy_fd.c's read size and no more than a regular input has left; kept for the next
  * call; the caller frees it).  copy_fd_zerocopy first tries zero-copy
  * above (copy_file_range, splice) and falls back to read/write
  * when the kernel refuses the path before any byte moved; copy_fd_rw
