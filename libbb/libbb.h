@@ -28,6 +28,7 @@
 #ifndef ZEROBOX_LIBBB_H
 #define ZEROBOX_LIBBB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,24 +72,25 @@ char *put_digits(char *end, uint64_t v, unsigned base);
  * if that fails they are truncated).  Returns what full_write returns. */
 ssize_t bb_dprintf(int fd, const char *fmt, ...) BB_PRINTF(2, 3);
 
-/* "applet: message\n" on stderr: bb_errno_msg without an error number
- * (a name, not a function of its own: a variadic function costs its
- * register save area). */
-#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
-/* "applet: message: strerror(errno)\n" on stderr. */
-void bb_perror_msg(const char *fmt, ...) BB_PRINTF(1, 2);
-/* Same, with an explicit error number (0 means: no ": strerror" part). */
+/* "applet: message: strerror(errnum)\n" on stderr (0 means: no
+ * ": strerror" part).  bb_error_msg and bb_perror_msg are names for it
+ * without an error number and with errno, not functions of their own:
+ * a variadic function costs its register save area.  errno is read
+ * when the call is made, so a message's arguments must leave it alone
+ * (the quote_* functions do). */
 void bb_errno_msg(int errnum, const char *fmt, ...) BB_PRINTF(2, 3);
+#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
+#define bb_perror_msg(...) bb_errno_msg(errno, __VA_ARGS__)
 /* bb_perror_msg(fmt, quote_always(name)) for a message about one file
  * ("cannot open %s"); returns EXIT_FAILURE, the caller's status. */
 int bb_perror_name(const char *fmt, const char *name);
 /* All of these leave errno as it was on entry. */
 void bb_verror_msg(int errnum, const char *fmt, va_list ap);
 /* The same, then exit(xfunc_error_retval). */
-#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
-BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
 BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	BB_PRINTF(2, 3);
+#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
+#define bb_perror_msg_and_die(...) bb_errno_msg_and_die(errno, __VA_ARGS__)
 /* "applet: message\nTry 'applet --help' for more information.\n" (two
  * writes, as GNU; the second with the "applet: " prefix too if
  * bb_try_help_prefixed, as diffutils), then exit(xfunc_error_retval),
