@@ -177,11 +177,11 @@ enum {
 /* A copy in progress, as the signals see it: the client's hooks. */
 struct transfer {
 	void *client;                      /* passed to the hooks */
-	void (*report)(void *client);      /* SIGUSR1 asked for a report */
+	void (*on_info)(void *client);     /* SIGUSR1 asked for a report */
 	/* A stopping signal arrived.  It may end the process (dd: the
 	 * summary, then death by the signal); if it returns, the transfer
 	 * is stopped, and every layer call after it returns at once. */
-	void (*interrupted)(void *client, int sig);
+	void (*on_interrupt)(void *client, int sig);
 	int stopped_by;                    /* that signal, or 0 */
 };
 

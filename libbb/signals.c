@@ -44,7 +44,7 @@ void transfer_catch_signals(unsigned which)
 }
 
 /* Answer what arrived since the last call, in order: each SIGUSR1 with
- * the report hook, a stopping signal with the interrupted hook, after
+ * the on_info hook, a stopping signal with the on_interrupt hook, after
  * which the transfer is stopped.  Returns whether it is stopped. */
 bool transfer_act_on_signals(struct transfer *t)
 {
@@ -54,12 +54,12 @@ bool transfer_act_on_signals(struct transfer *t)
 		if (sig) {
 			stop_signal = 0;
 			t->stopped_by = sig;
-			if (t->interrupted)
-				t->interrupted(t->client, sig);
+			if (t->on_interrupt)
+				t->on_interrupt(t->client, sig);
 		} else {
 			info_requests--;
-			if (t->report)
-				t->report(t->client);
+			if (t->on_info)
+				t->on_info(t->client);
 		}
 	}
 	return t->stopped_by != 0;

@@ -38,7 +38,7 @@ static void on_interrupt(void *client, int sig)
 static struct transfer fresh_transfer(void)
 {
 	reports = interrupts = last_sig = 0;
-	return (struct transfer){ .report = on_report, .interrupted = on_interrupt };
+	return (struct transfer){ .on_info = on_report, .on_interrupt = on_interrupt };
 }
 
 static void test_signals(void)
