@@ -86,16 +86,14 @@ static void sha256_sha_ni(void *hash, const unsigned char *blocks,
 	unpack_state(state, abef, cdgh);
 }
 
+/* The SHA extensions, as CPUID leaf 7 says (every CPU that has them has
+ * SSSE3 too). */
 whole_blocks_fn *sha256_x86(void)
 {
-	unsigned a, b, c, d, ssse3;
+	unsigned a, b, c, d;
 
-	if (__get_cpuid_max(0, NULL) < 7)
-		return NULL;
-	__cpuid(1, a, b, c, d);
-	ssse3 = c & bit_SSSE3;
-	__cpuid_count(7, 0, a, b, c, d);
-	return ssse3 && (b & bit_SHA) ? sha256_sha_ni : sha_portable;
+	return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA)
+		? sha256_sha_ni : sha_portable;
 }
 
 #endif
