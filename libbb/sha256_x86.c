@@ -64,21 +64,26 @@ static void sha256_sha_ni(void *hash, const unsigned char *blocks,
 	pack_state(state, &abef, &cdgh);
 	for (; count; count--, blocks += SHA_BLOCK_SIZE) {
 		__m128i abef_in = abef, cdgh_in = cdgh;
-		__m128i w[16];   /* the message schedule, four words each */
+		__m128i w[4];   /* the next 16 words of the schedule */
 
 		for (unsigned i = 0; i < 4; i++)
 			w[i] = load_words(blocks + 16 * i);
-		for (unsigned i = 4; i < 16; i++)
-			w[i] = _mm_sha256msg2_epu32(_mm_add_epi32(
-				_mm_sha256msg1_epu32(w[i - 4], w[i - 3]),
-				_mm_alignr_epi8(w[i - 1], w[i - 2], 4)), w[i - 1]);
-		for (unsigned i = 0; i < 16; i++) {
-			__m128i wk = _mm_add_epi32(w[i], _mm_loadu_si128(
-				(const __m128i *)(sha256_round_constants + 4 * i)));
+		/* Four rounds a turn, and the four words after the 16 in
+		 * w (the last three turns make them for nothing). */
+		for (unsigned t = 0; t < 64; t += 4) {
+			__m128i wk = _mm_add_epi32(w[0], _mm_loadu_si128(
+				(const __m128i *)(sha256_round_constants + t)));
+			__m128i next = _mm_sha256msg2_epu32(_mm_add_epi32(
+				_mm_sha256msg1_epu32(w[0], w[1]),
+				_mm_alignr_epi8(w[3], w[2], 4)), w[3]);
 
 			cdgh = _mm_sha256rnds2_epu32(cdgh, abef, wk);
 			abef = _mm_sha256rnds2_epu32(abef, cdgh,
 						     _mm_shuffle_epi32(wk, 0x0e));
+			w[0] = w[1];
+			w[1] = w[2];
+			w[2] = w[3];
+			w[3] = next;
 		}
 		abef = _mm_add_epi32(abef, abef_in);
 		cdgh = _mm_add_epi32(cdgh, cdgh_in);
