@@ -1,7 +1,7 @@
 /*
  * sha256.c - SHA-256 (FIPS 180-4, 5.3.3 and 6.2): the initial hash
  * value, and the compression, chosen once: the CPU's SHA instructions
- * where it has them (sha256_x86.c, sha256_arm64.c), else portable C
+ * where it has them (sha256_x86.c, sha256_armv8.c), else portable C
  * (sha_portable.c).
  *
  * ZEROBOX_SHA_PORTABLE in the environment (any value) forces portable
@@ -17,8 +17,8 @@ static whole_blocks_fn *choose_compression(void)
 		return sha_portable;
 #if defined(__x86_64__) || defined(__i386__)
 	return sha256_x86();
-#elif defined(__aarch64__)
-	return sha256_arm64();
+#elif defined(__aarch64__) || defined(__arm__)
+	return sha256_armv8();
 #else
 	return sha_portable;
 #endif

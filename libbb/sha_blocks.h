@@ -52,10 +52,10 @@ extern const uint32_t sha256_round_constants[64];
 void sha_portable(void *ctx, const unsigned char *blocks, size_t count);
 
 /* SHA-256's compression for this CPU: in its own instructions where it
- * has them, x86 SHA-NI (sha256_x86.c) or ARMv8 SHA2 on arm64
- * (sha256_arm64.c), else sha_portable.  Each is built on its
- * architecture only. */
+ * has them, x86 SHA-NI (sha256_x86.c) or ARMv8 SHA2 on arm64 and armhf
+ * (sha256_armv8.c), else sha_portable.  Each is built on its
+ * architectures only. */
 whole_blocks_fn *sha256_x86(void);
-whole_blocks_fn *sha256_arm64(void);
+whole_blocks_fn *sha256_armv8(void);
 
 #endif

@@ -174,8 +174,8 @@ static size_t compressions(struct compression *c)
 	c[n] = (struct compression){ "sha256 x86 SHA-NI", sha256_x86(), true };
 	c[n].present = c[n].fn != sha_portable;
 	n++;
-#elif defined(__aarch64__)
-	c[n] = (struct compression){ "sha256 ARMv8 SHA2", sha256_arm64(), true };
+#elif defined(__aarch64__) || defined(__arm__)
+	c[n] = (struct compression){ "sha256 ARMv8 SHA2", sha256_armv8(), true };
 	c[n].present = c[n].fn != sha_portable;
 	n++;
 #endif
