@@ -37,6 +37,18 @@ static void to_hex(const unsigned char *d, size_t n, char *out)
 		sprintf(out + 2 * i, "%02x", d[i]);
 }
 
+/* Start SHA-1 or SHA-256 with the compression fn, or with the one
+ * sha1_init or sha256_init chose where fn is NULL. */
+static void start_hash(struct sha_ctx *c, bool sha1, whole_blocks_fn *fn)
+{
+	if (sha1)
+		sha1_init(c);
+	else
+		sha256_init(c);
+	if (fn)
+		c->compress = fn;
+}
+
 /* The digest of data fed in pieces of `piece` bytes, or in one update
  * with piece 0 (the reference the pieces are held to). */
 static void digest_hex(bool sha1, const void *data, size_t len, size_t piece,
@@ -46,12 +58,7 @@ static void digest_hex(bool sha1, const void *data, size_t len, size_t piece,
 	unsigned char d[SHA256_DIGEST_SIZE];
 	struct sha_ctx c;
 
-	if (sha1)
-		sha1_init(&c);
-	else
-		sha256_init(&c);
-	if (forced)
-		c.compress = forced;
+	start_hash(&c, sha1, forced);
 	for (size_t at = 0, n; at < len; at += n) {
 		n = piece ? min_u64(piece, len - at) : len;
 		sha_update(&c, bytes + at, n);
@@ -233,12 +240,7 @@ static void bench_one(const char *name, bool sha1, whole_blocks_fn *fn,
 		double start = seconds(CLOCK_PROCESS_CPUTIME_ID), took;
 		double start_wall = seconds(CLOCK_MONOTONIC);
 
-		if (sha1)
-			sha1_init(&c);
-		else
-			sha256_init(&c);
-		if (fn)
-			c.compress = fn;
+		start_hash(&c, sha1, fn);
 		for (size_t i = 0; i < mib; i++)
 			sha_update(&c, buf + ((size_t)1 << 20) * i, (size_t)1 << 20);
 		sha_final(&c, d);
