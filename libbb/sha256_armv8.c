@@ -46,7 +46,7 @@ static void sha256_sha2(void *hash, const unsigned char *blocks, size_t count)
 		/* Big-endian words: the bytes of each reversed. */
 		for (unsigned i = 0; i < 4; i++)
 			w[i] = vreinterpretq_u32_u8(vrev32q_u8(
-				vld1q_u8(blocks + 16 * i)));
+				vld1q_u8(blocks + 16 * (size_t)i)));
 		/* Four rounds a turn, and the four words after the 16 in
 		 * w (the last three turns make them for nothing). */
 		for (unsigned t = 0; t < 64; t += 4) {

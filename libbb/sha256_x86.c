@@ -67,7 +67,7 @@ static void sha256_sha_ni(void *hash, const unsigned char *blocks,
 		__m128i w[4];   /* the next 16 words of the schedule */
 
 		for (unsigned i = 0; i < 4; i++)
-			w[i] = load_words(blocks + 16 * i);
+			w[i] = load_words(blocks + 16 * (size_t)i);
 		/* Four rounds a turn, and the four words after the 16 in
 		 * w (the last three turns make them for nothing). */
 		for (unsigned t = 0; t < 64; t += 4) {
