@@ -24,6 +24,15 @@
 #include <arm_neon.h>
 #include <sys/auxv.h>
 
+/* Linux's bits for the instructions (asm/hwcap.h); glibc's <sys/auxv.h>
+ * names HWCAP_SHA2 on arm64 but not HWCAP2_SHA2 on 32-bit ARM. */
+#ifndef HWCAP_SHA2
+#define HWCAP_SHA2 (1 << 6)
+#endif
+#ifndef HWCAP2_SHA2
+#define HWCAP2_SHA2 (1 << 3)
+#endif
+
 #if defined(__clang__)
 #define SHA2_TARGET __attribute__((target("sha2")))
 #elif defined(__aarch64__)
