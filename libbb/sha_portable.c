@@ -28,6 +28,8 @@ const uint32_t sha256_round_constants[64] = {
 	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
+/* SHA-1's left rotations by 1, 5 and 30 are right rotations by 31, 27
+ * and 2. */
 static uint32_t rotate_right(uint32_t x, unsigned n)
 {
 	return (x >> n) | (x << (32 - n));

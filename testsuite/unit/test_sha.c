@@ -6,7 +6,7 @@
  * of many sizes from odd addresses.  SHA-256 goes through each of its
  * compressions directly: the portable one, and the CPU's (x86 SHA-NI,
  * ARMv8 SHA2) where this CPU has it; a group says SKIP where it has
- * not.  Then the choice sha256_init makes, and its test hook.  The
+ * not.  And the choice sha256_init makes, and its test hook.  The
  * shell suite compares against sha1sum/sha256sum on files
  * (dd_bmap.tests uses range checksums made by bmaptool).
  *
@@ -25,7 +25,8 @@
 #include "unit.h"
 #include "unit_child.h"
 
-enum { HEX1 = 2 * SHA1_DIGEST_SIZE + 1, HEX256 = 2 * SHA256_DIGEST_SIZE + 1 };
+/* Room for either digest in hex. */
+enum { HEX256 = 2 * SHA256_DIGEST_SIZE + 1 };
 
 /* The compression a group puts in the context: NULL for the one
  * sha1_init or sha256_init chose. */
