@@ -133,8 +133,8 @@ static uint64_t expected_bytes(const struct dd_run *run)
 }
 
 /* "; P%, H:MM:SS left" into note, at the rate so far, while the bytes
- * written are within the total; else "".  (Every count here is below
- * 2^63: signed conversions to double are the short ones.) */
+ * written are within the total; else "".  (The counts are below 2^63,
+ * so that their signed conversions to double, the short ones, hold.) */
 static void format_estimate(char *note, size_t size, const struct dd_run *run,
 			    uint64_t now)
 {
@@ -143,7 +143,7 @@ static void format_estimate(char *note, size_t size, const struct dd_run *run,
 	unsigned secs;
 
 	note[0] = '\0';
-	if (!bytes || bytes > total || total == UINT64_MAX)
+	if (!bytes || bytes > total || total > INT64_MAX)
 		return;
 	/* bytes x 100 / total is exact where it is whole */
 	done = (double)(int64_t)bytes * 100 / (double)(int64_t)total;
