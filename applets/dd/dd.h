@@ -94,9 +94,6 @@ struct dd_plan {
 	bool record_steps;         /* larger records move in steps (records.c) */
 	uint64_t batch_size;       /* most a pipe's batch holds; 0: none */
 	uint64_t batch_write;      /* the most one write of a batch carries */
-	/* The bytes a job knows it will write (bmap=: the mapped bytes),
-	 * for the progress line's percentage; 0: the ends say (report.c). */
-	uint64_t expected_bytes;
 
 	enum dd_mover mover;
 	enum copy_path path;       /* the zero-copy path, for the movers */
@@ -144,6 +141,9 @@ struct dd_run {
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
+	uint64_t expected_bytes;         /* the bytes the copy will write, when
+					  * known before (bmap='s mapped bytes),
+					  * else 0 */
 	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
 

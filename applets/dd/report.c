@@ -120,8 +120,8 @@ static uint64_t expected_bytes(const struct dd_run *run)
 	uint64_t in_at = in->offset + run->plan.skip_offset;
 	uint64_t out_at = out->offset + run->plan.seek_offset;
 
-	if (run->plan.expected_bytes)
-		return run->plan.expected_bytes;
+	if (run->expected_bytes)
+		return run->expected_bytes;
 	if (run->opt->conv & (CONV_BLOCK | CONV_UNBLOCK))
 		return UINT64_MAX;
 	if (in->size_known)

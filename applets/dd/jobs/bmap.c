@@ -147,7 +147,7 @@ void bmap_prepare(struct dd_run *run)
 	while (next_range())
 		continue;
 	bmap.header = bmap.parser.header;
-	run->plan.expected_bytes = bmap.header.mapped_bytes;
+	run->expected_bytes = bmap.header.mapped_bytes;
 
 	bmap.in_base = run->in.offset;
 	if (run->in.size_known
