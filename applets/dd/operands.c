@@ -174,13 +174,10 @@ static void check_conflicts(struct dd_options *opt)
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
-	/* verify reads back what was written: no appending, no holes. */
-	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)) {
-		if (opt->output_open_flags & O_APPEND)
-			die_cannot_combine("verify and oflag=append");
-		if (opt->conv & CONV_SPARSE)
-			die_cannot_combine("verify and sparse");
-	}
+	/* verify reads back what was written: no holes. */
+	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)
+	    && (opt->conv & CONV_SPARSE))
+		die_cannot_combine("verify and sparse");
 }
 
 /* bmap= writes the map's ranges in place: nothing may move, cut or change. */
