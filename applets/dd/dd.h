@@ -61,6 +61,7 @@ struct dd_options {
 	unsigned output_flags;      /* FLAG_* from oflag= */
 	enum dd_status status;
 	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
+	bool zero_unmapped;         /* unmapped=zero: bmap= zeroes the rest */
 
 	/* count=, skip=, seek= as GNU splits them: records plus bytes. */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */
@@ -140,6 +141,9 @@ struct dd_run {
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
+	uint64_t expected_bytes;         /* the bytes the copy will write, when
+					  * known before (bmap='s mapped bytes),
+					  * else 0 */
 	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
 

@@ -6,12 +6,16 @@
  * The input is read in order, so a pipe works (xzcat img.xz | dd
  * bmap=img.bmap of=/dev/sdX): unmapped input is sought over where the
  * input can seek and read and dropped where it cannot.  Unmapped blocks
- * of the output are left as they are: that is what a bmap means.
+ * of the output are left as they are: that is what a bmap means; with
+ * unmapped=zero the device zeroes them (zeroout.c), so that the output
+ * holds the whole image.
  *
- * The map is read twice, so memory does not grow with it: whole, before
- * the output is opened (bmap_prepare: every check, the map's own
- * checksum, the input's size, the output's), then range by range during
- * the copy.  A map that changed in between fails at its end.
+ * The map is read again for each pass over it, so memory does not grow
+ * with it: whole, before the output is opened (bmap_prepare: every
+ * check, the map's own checksum, the input's size, the output's), then
+ * range by range during the copy, and for conv=verify's read-back, to
+ * which the map's ranges are the extents written.  A map that changed
+ * in between fails at its end.
  */
 //config:config FEATURE_DD_BMAP
 //config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
@@ -19,11 +23,12 @@
 //config:	depends on DD
 //config:	help
 //config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
-//config:	  checked, the rest of the output left as it is.  Without this,
-//config:	  bmap= is refused.
+//config:	  checked, the rest of the output left as it is (or zeroed,
+//config:	  with unmapped=zero).  Without this, bmap= is refused.
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,9 +36,10 @@
 #include "entries.h"
 #include "bmap.h"
 
-/* Reads and writes go in steps of this much: few syscalls, and peak
- * memory that fits a small board. */
-enum { BMAP_STEP = 1 << 20, BMAP_READ = 4096 };
+/* The map is read this much at a time.  The image moves a record (ibs)
+ * at a time, a larger one in steps of BMAP_STEP_MAX: peak memory that
+ * fits a small board. */
+enum { BMAP_READ = 4096, BMAP_STEP_MAX = 4 << 20 };
 
 struct bmap_state {
 	int fd;
@@ -43,9 +49,16 @@ struct bmap_state {
 	unsigned char text[BMAP_READ];   /* the map's bytes not yet parsed */
 	size_t text_start, text_end;
 	struct lazy_buffer buf;          /* the image's bytes, a step at a time */
+	size_t step;                     /* what one read and one write move */
 	uint64_t in_base, out_base;      /* where the image starts on each side */
 	uint64_t image_pos;              /* image bytes read or passed so far */
 	uint64_t mapped_done;            /* mapped bytes written */
+	uint64_t last_end;               /* where the map's last range ends */
+	/* The walk over the extents (image offsets): the copy's, and
+	 * conv=verify's read-back's. */
+	struct extent_source extents;
+	uint64_t extent_end;             /* where the last extent given ends */
+	bool range_waiting;              /* parser.range, after the gap before it */
 };
 
 static struct bmap_state bmap;
@@ -94,6 +107,42 @@ static void rewind_map(void)
 		bb_perror_msg_and_die("cannot seek bmap %s", quote_always(bmap.name));
 	bmap_parse_init(&bmap.parser);
 	bmap.text_start = bmap.text_end = 0;
+}
+
+/* The extents the copy writes, on the output: the map's ranges, and with
+ * unmapped=zero the gaps between them, zeros.  An extent source
+ * (entries.h); ctx is the run's options. */
+static bool next_extent(void *ctx, struct written_extent *e)
+{
+	const struct dd_options *opt = ctx;
+	uint64_t at = bmap.header.image_size;
+
+	if (!bmap.range_waiting)
+		bmap.range_waiting = next_range();
+	if (bmap.range_waiting)
+		at = bmap_range_offset(&bmap.header, &bmap.parser.range);
+	e->zeros = opt->zero_unmapped && at > bmap.extent_end;
+	if (e->zeros) {
+		e->offset = bmap.extent_end;
+		e->length = at - bmap.extent_end;
+	} else if (bmap.range_waiting) {
+		e->offset = at;
+		e->length = bmap_range_length(&bmap.header, &bmap.parser.range);
+		bmap.range_waiting = false;
+	} else {
+		return false;
+	}
+	bmap.extent_end = e->offset + e->length;
+	e->offset += bmap.out_base;
+	return true;
+}
+
+static void rewind_extents(void *ctx)
+{
+	(void)ctx;
+	rewind_map();
+	bmap.extent_end = 0;
+	bmap.range_waiting = false;
 }
 
 /* The output must be a file or a block device that holds the image;
@@ -145,8 +194,10 @@ void bmap_prepare(struct dd_run *run)
 				     quote_always(bmap.name));
 	rewind_map();
 	while (next_range())
-		continue;
+		bmap.last_end = bmap_range_offset(&bmap.parser.header, &bmap.parser.range)
+			+ bmap_range_length(&bmap.parser.header, &bmap.parser.range);
 	bmap.header = bmap.parser.header;
+	run->expected_bytes = bmap.header.mapped_bytes;
 
 	bmap.in_base = run->in.offset;
 	if (run->in.size_known
@@ -157,8 +208,9 @@ void bmap_prepare(struct dd_run *run)
 				       - min_u64(run->in.size, bmap.in_base)),
 				     (unsigned long long)bmap.header.image_size);
 	check_output(run);
-	if (lazy_buffer_alloc(&bmap.buf, BMAP_STEP) != 0)
-		die_memory_exhausted("input", BMAP_STEP);
+	bmap.step = (size_t)min_u64(run->opt->ibs, BMAP_STEP_MAX);
+	if (lazy_buffer_alloc(&bmap.buf, bmap.step) != 0)
+		die_memory_exhausted("input", bmap.step);
 }
 
 /* One read(2) of the input into the buffer at offset at; -1 when it
@@ -215,7 +267,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 	while (bmap.image_pos < to) {
 		uint64_t before = bmap.image_pos;
 
-		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, BMAP_STEP)))
+		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, bmap.step)))
 			return false;
 		tally_passed(run, bmap.image_pos - before, 0);
 		housekeep(run);
@@ -291,9 +343,11 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
 		return STOP_WRITE_FAILED;
 	}
+	if (run->verify)
+		verify_moved_to(run, out_at);
 	tally_passed(run, 0, out_at - run->tally.out_offset);
 	while (left) {
-		size_t len = (size_t)min_u64(left, BMAP_STEP), done;
+		size_t len = (size_t)min_u64(left, bmap.step), done;
 
 		if (!read_image(run, len))
 			return STOP_INPUT_FAILED;
@@ -324,6 +378,28 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	return STOP_NONE;
 }
 
+/* unmapped=zero: the gap e, zeroed by the device (on a file, a hole).
+ * The held first block's are conv=verify's to write, with it, last. */
+static enum dd_stop zero_gap(struct dd_run *run, const struct written_extent *e)
+{
+	uint64_t from = e->offset, to = e->offset + e->length;
+
+	if (run->verify && from < verify_hold_end(run))
+		from = min_u64(verify_hold_end(run), to);
+	if (from == to)
+		return STOP_NONE;
+	if (S_ISREG(run->out.st.st_mode)
+	    && fallocate(run->out.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			 (off_t)from, (off_t)(to - from)) == 0)
+		return STOP_NONE;
+	if (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from))
+		return STOP_NONE;
+	bb_perror_msg("bmap=: zeroing bytes %llu-%llu of %s",
+		      (unsigned long long)from, (unsigned long long)(to - 1),
+		      quote_always(run->out.name));
+	return STOP_WRITE_FAILED;
+}
+
 /* A file shorter than the image (a new one) gets the image's size, as
  * the unmapped end reads as zeros; nothing that was there changes. */
 static enum dd_stop extend_file(struct dd_run *run)
@@ -341,21 +417,18 @@ static enum dd_stop extend_file(struct dd_run *run)
 	return STOP_WRITE_FAILED;
 }
 
-enum dd_stop copy_bmap(struct dd_run *run)
+/* The extents, then the checks at the end. */
+static enum dd_stop copy_extents(struct dd_run *run)
 {
-	enum dd_stop stop;
+	struct written_extent e;
+	enum dd_stop stop = STOP_NONE;
 	bool input_whole;
 
-	if (!run->out.seekable)
-		bb_error_msg_and_die("bmap=: %s cannot seek",
-				     quote_if_needed(run->out.name));
-	bmap.out_base = run->out.offset;
-	rewind_map();
-	while (next_range()) {
-		stop = copy_range(run, &bmap.parser.range);
-		if (stop != STOP_NONE)
-			return stop;
-	}
+	rewind_extents(NULL);
+	while (stop == STOP_NONE && next_extent((void *)run->opt, &e))
+		stop = e.zeros ? zero_gap(run, &e) : copy_range(run, &bmap.parser.range);
+	if (stop != STOP_NONE)
+		return stop;
 	if (bmap.header.mapped_bytes != bmap.mapped_done
 	    || !same_header(&bmap.header, &bmap.parser.header)) {
 		bb_error_msg("bmap %s changed during the copy", quote_always(bmap.name));
@@ -366,4 +439,26 @@ enum dd_stop copy_bmap(struct dd_run *run)
 	if (stop != STOP_NONE)
 		return stop;
 	return input_whole ? STOP_DONE : STOP_INPUT_FAILED;
+}
+
+enum dd_stop copy_bmap(struct dd_run *run)
+{
+	bool zeros = run->opt->zero_unmapped;
+	enum dd_stop stop;
+
+	if (!run->out.seekable)
+		bb_error_msg_and_die("bmap=: %s cannot seek",
+				     quote_if_needed(run->out.name));
+	bmap.out_base = run->out.offset;
+	bmap.extents = (struct extent_source){
+		next_extent, rewind_extents, (void *)run->opt,
+		zeros ? bmap.header.image_size : bmap.header.mapped_bytes,
+		bmap.out_base + (zeros ? bmap.header.image_size : bmap.last_end),
+	};
+	if (run->verify)
+		verify_use_extents(run, &bmap.extents);
+	stop = copy_extents(run);
+	/* Its memory is conv=verify's now. */
+	lazy_buffer_free(&bmap.buf);
+	return stop;
 }

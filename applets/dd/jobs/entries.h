@@ -48,6 +48,10 @@ uint64_t verify_hold_end(const struct dd_run *run);
 
 /* zeroout.c (FEATURE_DD_ZEROOUT): the mover, as copy_zerocopy. */
 bool copy_zeroout(struct dd_run *run);
+/* Zero [offset, offset + len) of the output as the mover zeroes a hole
+ * (the device's zeroing where it has one), housekeeping between steps
+ * (bmap='s unmapped=zero).  True, or false with errno. */
+bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len);
 
 /* bmap.c (FEATURE_DD_BMAP): read and check the whole map, the input's
  * and the output's size, before the output is opened; then the mover. */

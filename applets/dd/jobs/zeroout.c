@@ -205,7 +205,8 @@ static uint64_t mover_limit(const struct dd_run *run, uint64_t *end)
 	return limit;
 }
 
-static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
+/* The ways to zero, and the zeros to write where none works. */
+static bool zero_ways_setup(struct zeroout *z, struct dd_run *run)
 {
 	int sector = 0;
 
@@ -215,7 +216,12 @@ static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 	if (ioctl(run->out.fd, BLKSSZGET, &sector) == 0 && sector > 0)
 		z->align = (uint64_t)sector;
 	z->data.data = z->zeros.data = NULL;
-	if (lazy_buffer_alloc(&z->zeros, ZERO_BUFFER) != 0)
+	return lazy_buffer_alloc(&z->zeros, ZERO_BUFFER) == 0;
+}
+
+static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
+{
+	if (!zero_ways_setup(z, run))
 		return false;
 	if (!is_dev_zero(&run->in.st) && lazy_buffer_alloc(&z->data, DATA_STEP) != 0) {
 		lazy_buffer_free(&z->zeros);
@@ -276,4 +282,22 @@ bool copy_zeroout(struct dd_run *run)
 	if (!seek_to(&run->out, run->tally.out_offset))
 		return true;
 	return moved == end;
+}
+
+bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len)
+{
+	static struct zeroout z;
+
+	if (!z.run && !zero_ways_setup(&z, run))
+		return false;
+	while (len) {
+		size_t n = zero_range(&z, offset, min_u64(len, ZERO_STEP));
+
+		if (!n)
+			return false;
+		offset += n;
+		len -= n;
+		housekeep(run);
+	}
+	return true;
 }
