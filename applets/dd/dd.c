@@ -59,8 +59,7 @@
 //usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
 //usage:  status=LEVEL    none (no messages) or noxfer (no transfer line)
 //usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line every second)
-//usage[FEATURE_DD_BMAP]:  unmapped=zero   with bmap=: the device zeroes the unmapped blocks, so that
-//usage[FEATURE_DD_BMAP]:                  of= holds the whole image (default: keep, leave them)
+//usage[FEATURE_DD_BMAP]:  unmapped=zero   with bmap=: zero the rest too, so that of= holds the image
 //usage:
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
 //usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be

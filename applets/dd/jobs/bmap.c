@@ -28,7 +28,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/falloc.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,7 +52,6 @@ struct bmap_state {
 	uint64_t in_base, out_base;      /* where the image starts on each side */
 	uint64_t image_pos;              /* image bytes read or passed so far */
 	uint64_t mapped_done;            /* mapped bytes written */
-	uint64_t last_end;               /* where the map's last range ends */
 	/* The walk over the extents (image offsets): the copy's, and
 	 * conv=verify's read-back's. */
 	struct extent_source extents;
@@ -155,13 +153,9 @@ static void check_output(const struct dd_run *run)
 	struct io_end end;
 	int fd;
 
-	if (path ? stat(path, &st) != 0 : fstat(STDOUT_FILENO, &st) != 0) {
-		if (path && errno == ENOENT)
-			return;
-		bb_perror_msg_and_die("cannot stat %s",
-				      quote_always(path ? path : "standard output"));
-	}
-	if (S_ISREG(st.st_mode))
+	/* Not there (or not to be known): opening it says what it is. */
+	if ((path ? stat(path, &st) : fstat(STDOUT_FILENO, &st)) != 0
+	    || S_ISREG(st.st_mode))
 		return;
 	if (!S_ISBLK(st.st_mode))
 		bb_error_msg_and_die("bmap=: %s is neither a file nor a block device",
@@ -173,40 +167,41 @@ static void check_output(const struct dd_run *run)
 	if (path)
 		close(fd);
 	if (end.size_known && end.size < bmap.header.image_size)
-		bb_error_msg_and_die("bmap=: the image (%llu bytes) does not fit"
-				     " in %s (%llu bytes)",
-				     (unsigned long long)bmap.header.image_size,
+		bb_error_msg_and_die("bmap=: %s is smaller than the image (%llu bytes)",
 				     quote_always(end.name),
-				     (unsigned long long)end.size);
+				     (unsigned long long)bmap.header.image_size);
+}
+
+/* The input is not the image's size (a pipe says so once read). */
+static void report_input_size(const struct dd_run *run, uint64_t size)
+{
+	bb_error_msg("bmap=: %s is %llu bytes, the bmap's image %llu",
+		     quote_always(run->in.name), (unsigned long long)size,
+		     (unsigned long long)bmap.header.image_size);
 }
 
 void bmap_prepare(struct dd_run *run)
 {
-	struct stat st;
+	uint64_t in_size;
 
 	bmap.name = run->opt->bmap_path;
 	bmap.fd = open(bmap.name, O_RDONLY | O_CLOEXEC);
 	if (bmap.fd < 0)
 		bb_perror_msg_and_die("failed to open bmap %s", quote_always(bmap.name));
-	/* Read twice: it must be a file. */
-	if (fstat(bmap.fd, &st) != 0 || !S_ISREG(st.st_mode))
-		bb_error_msg_and_die("bmap %s is not a regular file",
-				     quote_always(bmap.name));
+	/* It is read again for each pass: one that can't seek (a pipe)
+	 * fails here. */
 	rewind_map();
 	while (next_range())
-		bmap.last_end = bmap_range_offset(&bmap.parser.header, &bmap.parser.range)
-			+ bmap_range_length(&bmap.parser.header, &bmap.parser.range);
+		continue;
 	bmap.header = bmap.parser.header;
 	run->expected_bytes = bmap.header.mapped_bytes;
 
 	bmap.in_base = run->in.offset;
-	if (run->in.size_known
-	    && run->in.size - min_u64(run->in.size, bmap.in_base) != bmap.header.image_size)
-		bb_error_msg_and_die("bmap=: %s is %llu bytes, the bmap's image %llu",
-				     quote_always(run->in.name),
-				     (unsigned long long)(run->in.size
-				       - min_u64(run->in.size, bmap.in_base)),
-				     (unsigned long long)bmap.header.image_size);
+	in_size = run->in.size - min_u64(run->in.size, bmap.in_base);
+	if (run->in.size_known && in_size != bmap.header.image_size) {
+		report_input_size(run, in_size);
+		exit(xfunc_error_retval);
+	}
 	check_output(run);
 	bmap.step = (size_t)min_u64(run->opt->ibs, BMAP_STEP_MAX);
 	if (lazy_buffer_alloc(&bmap.buf, bmap.step) != 0)
@@ -236,10 +231,7 @@ static bool read_image(struct dd_run *run, size_t len)
 		if (n < 0)
 			return false;
 		if (n == 0) {
-			bb_error_msg("bmap=: %s ends at byte %llu, before the image does"
-				     " (%llu bytes)", quote_always(run->in.name),
-				     (unsigned long long)(bmap.image_pos + got),
-				     (unsigned long long)bmap.header.image_size);
+			report_input_size(run, bmap.image_pos + got);
 			return false;
 		}
 		got += (size_t)n;
@@ -293,24 +285,8 @@ static bool check_input_end(struct dd_run *run)
 	}
 	if (!extra)
 		return true;
-	bb_error_msg("bmap=: %s is longer than the image (%llu bytes)",
-		     quote_always(run->in.name),
-		     (unsigned long long)bmap.header.image_size);
+	report_input_size(run, bmap.header.image_size + extra);
 	return false;
-}
-
-/* Member by member: the struct has padding, which memcmp would compare. */
-static bool same_header(const struct bmap_header *a, const struct bmap_header *b)
-{
-	return a->version_major == b->version_major
-	    && a->version_minor == b->version_minor
-	    && a->image_size == b->image_size
-	    && a->block_size == b->block_size
-	    && a->blocks_count == b->blocks_count
-	    && a->mapped_blocks == b->mapped_blocks
-	    && a->checksum_type == b->checksum_type
-	    && a->digest_size == b->digest_size
-	    && a->mapped_bytes == b->mapped_bytes;
 }
 
 static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r)
@@ -324,13 +300,13 @@ static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r
 	return memcmp(digest, r->checksum, bmap.header.digest_size) == 0;
 }
 
-/* One range: read, hash, write, a step at a time.  STOP_NONE once it is
- * written. */
-static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
+/* One range, the extent e: read, hash, write, a step at a time.
+ * STOP_NONE once it is written. */
+static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r,
+			       const struct written_extent *e)
 {
-	uint64_t offset = bmap_range_offset(&bmap.header, r);
-	uint64_t left = bmap_range_length(&bmap.header, r);
-	uint64_t out_at = bmap.out_base + offset;
+	uint64_t out_at = e->offset, offset = out_at - bmap.out_base;
+	uint64_t left = e->length;
 	struct sha_ctx h;
 
 	if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA1)
@@ -340,7 +316,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	if (!pass_input(run, offset))
 		return STOP_INPUT_FAILED;
 	if (lseek(run->out.fd, (off_t)out_at, SEEK_SET) < 0) {
-		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
+		report_seek_error(&run->out);
 		return STOP_WRITE_FAILED;
 	}
 	if (run->verify)
@@ -361,7 +337,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 				     " checksum mismatch",
 				     (unsigned long long)r->first, (unsigned long long)r->last,
 				     (unsigned long long)offset,
-				     (unsigned long long)(offset + bmap_range_length(&bmap.header, r) - 1),
+				     (unsigned long long)(offset + e->length - 1),
 				     quote_always(run->in.name));
 			return STOP_INPUT_FAILED;
 		}
@@ -378,25 +354,18 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	return STOP_NONE;
 }
 
-/* unmapped=zero: the gap e, zeroed by the device (on a file, a hole).
+/* unmapped=zero: the gap e, zeroed as the zeroing mover zeroes a hole.
  * The held first block's are conv=verify's to write, with it, last. */
 static enum dd_stop zero_gap(struct dd_run *run, const struct written_extent *e)
 {
 	uint64_t from = e->offset, to = e->offset + e->length;
+	uint64_t held_end = run->verify ? verify_hold_end(run) : 0;
 
-	if (run->verify && from < verify_hold_end(run))
-		from = min_u64(verify_hold_end(run), to);
-	if (from == to)
+	if (from < held_end)
+		from = min_u64(held_end, to);
+	if (from == to || (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from)))
 		return STOP_NONE;
-	if (S_ISREG(run->out.st.st_mode)
-	    && fallocate(run->out.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			 (off_t)from, (off_t)(to - from)) == 0)
-		return STOP_NONE;
-	if (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from))
-		return STOP_NONE;
-	bb_perror_msg("bmap=: zeroing bytes %llu-%llu of %s",
-		      (unsigned long long)from, (unsigned long long)(to - 1),
-		      quote_always(run->out.name));
+	report_write_error(run, WRITE_RECORD);
 	return STOP_WRITE_FAILED;
 }
 
@@ -404,16 +373,14 @@ static enum dd_stop zero_gap(struct dd_run *run, const struct written_extent *e)
  * the unmapped end reads as zeros; nothing that was there changes. */
 static enum dd_stop extend_file(struct dd_run *run)
 {
-	struct stat st;
 	uint64_t end = bmap.out_base + bmap.header.image_size;
 
-	if (!S_ISREG(run->out.st.st_mode) || fstat(run->out.fd, &st) != 0
-	    || (uint64_t)st.st_size >= end)
+	/* The writes end within the image: this only makes it longer. */
+	if (!S_ISREG(run->out.st.st_mode) || run->out.size >= end
+	    || ftruncate(run->out.fd, (off_t)end) == 0)
 		return STOP_NONE;
-	if (ftruncate(run->out.fd, (off_t)end) == 0)
-		return STOP_NONE;
-	bb_perror_msg("failed to extend %s to the image's size",
-		      quote_always(run->out.name));
+	bb_perror_msg("failed to truncate to %llu bytes in output file %s",
+		      (unsigned long long)end, quote_always(run->out.name));
 	return STOP_WRITE_FAILED;
 }
 
@@ -426,11 +393,13 @@ static enum dd_stop copy_extents(struct dd_run *run)
 
 	rewind_extents(NULL);
 	while (stop == STOP_NONE && next_extent((void *)run->opt, &e))
-		stop = e.zeros ? zero_gap(run, &e) : copy_range(run, &bmap.parser.range);
+		stop = e.zeros ? zero_gap(run, &e) : copy_range(run, &bmap.parser.range, &e);
 	if (stop != STOP_NONE)
 		return stop;
+	/* The map read again is the one checked before. */
 	if (bmap.header.mapped_bytes != bmap.mapped_done
-	    || !same_header(&bmap.header, &bmap.parser.header)) {
+	    || bmap.header.image_size != bmap.parser.header.image_size
+	    || bmap.header.block_size != bmap.parser.header.block_size) {
 		bb_error_msg("bmap %s changed during the copy", quote_always(bmap.name));
 		return STOP_INPUT_FAILED;
 	}
@@ -446,14 +415,11 @@ enum dd_stop copy_bmap(struct dd_run *run)
 	bool zeros = run->opt->zero_unmapped;
 	enum dd_stop stop;
 
-	if (!run->out.seekable)
-		bb_error_msg_and_die("bmap=: %s cannot seek",
-				     quote_if_needed(run->out.name));
 	bmap.out_base = run->out.offset;
 	bmap.extents = (struct extent_source){
 		next_extent, rewind_extents, (void *)run->opt,
 		zeros ? bmap.header.image_size : bmap.header.mapped_bytes,
-		bmap.out_base + (zeros ? bmap.header.image_size : bmap.last_end),
+		bmap.out_base + bmap.header.image_size,
 	};
 	if (run->verify)
 		verify_use_extents(run, &bmap.extents);

@@ -22,7 +22,7 @@ struct extent_source {
 	void (*rewind)(void *ctx);                          /* back to the first */
 	void *ctx;
 	uint64_t total;             /* the bytes the extents cover */
-	uint64_t end;               /* where the last one ends */
+	uint64_t end;               /* no extent goes past it */
 };
 
 /* verify.c (FEATURE_DD_VERIFY): conv=verify. */
