@@ -29,7 +29,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 #include "entries.h"
@@ -115,6 +117,7 @@ static bool next_extent(void *ctx, struct written_extent *e)
 	const struct dd_options *opt = ctx;
 	uint64_t at = bmap.header.image_size;
 
+	/* After the map's end this finds it again. */
 	if (!bmap.range_waiting)
 		bmap.range_waiting = next_range();
 	if (bmap.range_waiting)
@@ -149,8 +152,9 @@ static void rewind_extents(void *ctx)
 static void check_output(const struct dd_run *run)
 {
 	const char *path = run->opt->output_path;
+	const char *name = path ? path : "standard output";
 	struct stat st;
-	struct io_end end;
+	uint64_t size = UINT64_MAX;
 	int fd;
 
 	/* Not there (or not to be known): opening it says what it is. */
@@ -159,16 +163,16 @@ static void check_output(const struct dd_run *run)
 		return;
 	if (!S_ISBLK(st.st_mode))
 		bb_error_msg_and_die("bmap=: %s is neither a file nor a block device",
-				     quote_always(path ? path : "standard output"));
+				     quote_always(name));
 	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : STDOUT_FILENO;
 	if (fd < 0)
-		bb_perror_msg_and_die("failed to open %s", quote_always(path));
-	io_end_learn(&end, fd, path ? path : "standard output");
+		bb_perror_msg_and_die("failed to open %s", quote_always(name));
+	(void)ioctl(fd, BLKGETSIZE64, &size);
 	if (path)
 		close(fd);
-	if (end.size_known && end.size < bmap.header.image_size)
+	if (size < bmap.header.image_size)
 		bb_error_msg_and_die("bmap=: %s is smaller than the image (%llu bytes)",
-				     quote_always(end.name),
+				     quote_always(name),
 				     (unsigned long long)bmap.header.image_size);
 }
 
@@ -363,7 +367,7 @@ static enum dd_stop zero_gap(struct dd_run *run, const struct written_extent *e)
 
 	if (from < held_end)
 		from = min_u64(held_end, to);
-	if (from == to || (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from)))
+	if (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from))
 		return STOP_NONE;
 	report_write_error(run, WRITE_RECORD);
 	return STOP_WRITE_FAILED;
@@ -398,8 +402,7 @@ static enum dd_stop copy_extents(struct dd_run *run)
 		return stop;
 	/* The map read again is the one checked before. */
 	if (bmap.header.mapped_bytes != bmap.mapped_done
-	    || bmap.header.image_size != bmap.parser.header.image_size
-	    || bmap.header.block_size != bmap.parser.header.block_size) {
+	    || bmap.header.image_size != bmap.parser.header.image_size) {
 		bb_error_msg("bmap %s changed during the copy", quote_always(bmap.name));
 		return STOP_INPUT_FAILED;
 	}

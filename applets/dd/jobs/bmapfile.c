@@ -668,6 +668,7 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 {
 	struct bmap_header *h = &p->header;
 	unsigned char digest[BMAP_DIGEST_MAX];
+	struct sha_ctx file;
 
 	if (p->error)
 		return BMAP_ERROR;
@@ -686,10 +687,9 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 		return fail(p, "the bmap file has no checksum of its own");
 	if (p->file_checksum_size != h->digest_size)
 		return fail(p, "the bmap file's checksum is not a digest of its type");
-	if (h->checksum_type == BMAP_CHECKSUM_SHA1)
-		sha_final(&p->sha1, digest);
-	else
-		sha_final(&p->sha256, digest);
+	/* Finished in a copy: the end can be met again. */
+	file = h->checksum_type == BMAP_CHECKSUM_SHA1 ? p->sha1 : p->sha256;
+	sha_final(&file, digest);
 	if (memcmp(digest, p->file_checksum, h->digest_size) != 0)
 		return fail(p, "the bmap file's checksum does not match");
 	return BMAP_DONE;
