@@ -14,7 +14,10 @@
 #   bmap verify    the same with conv=fsync,verify
 #   unmapped=zero  the same with unmapped=zero: the whole image, the device
 #                  zeroing the unmapped blocks
-#   whole image    zerobox dd if=IMG of=DEV bs=4M conv=fsync
+#   whole image    zerobox dd if=IMG of=DEV bs=4M conv=fsync (its holes
+#                  zeroed by the device: FEATURE_DD_ZEROOUT)
+#   GNU dd         GNU_DD if=IMG of=DEV bs=4M conv=fsync, the whole image
+#                  written (GNU_DD empty: left out)
 #
 # After each round both devices must read as the image (their backing
 # files start as holes, so the unmapped blocks read as zeros either way).
@@ -24,12 +27,13 @@
 #
 # Usage: sh scripts/bench_bmap.sh ZEROBOX   (make bench-bmap)
 # Environment: BMAP_MIB (512), BMAP_DATA_MIB (150), BMAP_RUNS (5),
-# BMAPTOOL (bmaptool), BENCH_DIR (/var/tmp; a real disk, not tmpfs).
+# BMAPTOOL (bmaptool), GNU_DD (/usr/bin/dd), BENCH_DIR (/var/tmp; a
+# real disk, not tmpfs).
 # Needs root, losetup, mkfs.ext4 and bmaptool.
 set -eu
 zb=$1
 : "${BMAP_MIB:=512}" "${BMAP_DATA_MIB:=150}" "${BMAP_RUNS:=5}"
-: "${BMAPTOOL:=bmaptool}" "${BENCH_DIR:=/var/tmp}"
+: "${BMAPTOOL:=bmaptool}" "${BENCH_DIR:=/var/tmp}" "${GNU_DD=/usr/bin/dd}"
 [ "$(id -u)" = 0 ] || { echo "bench_bmap: needs root (loop devices)" >&2; exit 1; }
 for t in losetup mkfs.ext4 "$BMAPTOOL"; do
 	command -v "$t" >/dev/null || { echo "bench_bmap: $t is missing" >&2; exit 1; }
@@ -78,9 +82,12 @@ run() {
 	verify) set -- "$1" "$zb" dd if="$img" of="$a" bmap="$map" conv=fsync,verify ;;
 	zero) set -- "$1" "$zb" dd if="$img" of="$a" bmap="$map" unmapped=zero conv=fsync ;;
 	whole) set -- "$1" "$zb" dd if="$img" of="$a" bs=4M conv=fsync ;;
+	gnu) set -- "$1" "$GNU_DD" if="$img" of="$a" bs=4M conv=fsync ;;
 	esac
 	name=$1
 	shift
+	# What the runs before left dirty is not this run's to write.
+	sync
 	t0=$(date +%s.%N)
 	"$@" 2>/dev/null
 	t1=$(date +%s.%N)
@@ -92,7 +99,7 @@ stats() {
 		awk '{ v[NR] = $1 } END { printf "%.2f-%.2f %.3f\n", v[1], v[NR], v[int((NR + 1) / 2)] }'
 }
 
-contenders="bmaptool bmap bmap4m verify zero whole"
+contenders="bmaptool bmap bmap4m verify zero whole${GNU_DD:+ gnu}"
 equal=yes
 r=0
 while [ $r -lt "$BMAP_RUNS" ]; do
@@ -127,6 +134,7 @@ for c in $contenders; do
 	verify) what="\`dd bmap= conv=fsync,verify\`" ;;
 	zero) what="\`dd bmap= unmapped=zero conv=fsync\`" ;;
 	whole) what="\`dd bs=4M conv=fsync\` (the whole image)" ;;
+	gnu) what="GNU \`dd bs=4M conv=fsync\` (the whole image)" ;;
 	esac
 	set -- $(stats "$c")
 	echo "$what $1 $2 $tool_median $bmap_median" |
