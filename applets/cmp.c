@@ -413,14 +413,10 @@ static int compare(struct cmp_run *r)
 
 int cmp_main(int argc, char **argv)
 {
-	struct cmp_run r;
+	struct cmp_run r = { .mode = MODE_FIRST, .width = 1, .limit = UINT64_MAX };
 
 	xfunc_error_retval = EXIT_TROUBLE;
 	bb_try_help_prefixed = true;
-	memset(&r, 0, sizeof(r));
-	r.mode = MODE_FIRST;
-	r.width = 1;
-	r.limit = UINT64_MAX;
 	parse_arguments(&r, argc, argv);
 	open_file(&r.f[0], r.mode);
 	open_file(&r.f[1], r.mode);

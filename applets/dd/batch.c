@@ -92,6 +92,8 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 	return STOP_NONE;
 }
 
+/* How many whole records the input pipe holds to go as one batch, or 0
+ * (read one record). */
 size_t records_for_batch(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -122,6 +124,9 @@ size_t records_for_batch(struct dd_run *run)
 	return 0;
 }
 
+/* Move a batch of `records` records: STOP_NONE with *len as
+ * read_record's (the bytes moved and counted), or a failed write's
+ * STOP_WRITE_FAILED / STOP_BLOCK_FAILED (reported). */
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
 	struct batch_count c = { 0 };

@@ -58,7 +58,7 @@
 //usage:  seek=N          (or oseek=N) skip N obs-sized output blocks
 //usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
 //usage:  status=LEVEL    none (no messages) or noxfer (no transfer line)
-//usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line every second)
+//usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line, kept up as it goes)
 //usage[FEATURE_DD_BMAP]:  unmapped=zero   with bmap=: zero the rest too, so that of= holds the image
 //usage:
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,

@@ -1,5 +1,6 @@
 /* dd.h - what the parts of dd share: one file a concern (docs/design.md,
- * "The pipeline"), calls only down scripts/layers.order. */
+ * "The pipeline"), calls only down scripts/layers.order.  Each function's
+ * contract is on its definition. */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
 
@@ -200,22 +201,17 @@ BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 void skip_input(struct dd_run *run);
 void seek_output(struct dd_run *run);
 
-/* zerocopy.c (FEATURE_ZEROCOPY): false hands the rest to the record loop. */
+/* zerocopy.c (FEATURE_ZEROCOPY) */
 bool copy_zerocopy(struct dd_run *run);
 
 /* records.c */
 enum dd_stop copy_records(struct dd_run *run, enum records_start start);
 
-/* batch.c (FEATURE_ZEROCOPY): how many whole records the input pipe
- * holds to go as one batch, or 0 (read one record); then move them:
- * STOP_NONE with *len as read_record's (the bytes moved and counted), or
- * a failed write's STOP_WRITE_FAILED / STOP_BLOCK_FAILED (reported). */
+/* batch.c (FEATURE_ZEROCOPY) */
 size_t records_for_batch(struct dd_run *run);
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
-/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set).
- * conv_record converts a record in place and stages it; conv_finish stages
- * what was held back at the end: STOP_NONE, or STOP_BLOCK_FAILED. */
+/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
 enum dd_stop conv_finish(struct dd_run *run);
@@ -236,29 +232,19 @@ bool output_syncs_at_end(const struct dd_run *run);
 /* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
 
-/* recordio.c, reading.  How much the next record may read: ibs, or what
- * count= in bytes leaves for the last one; false once count= is reached. */
+/* recordio.c, reading */
 bool next_record_size(const struct dd_run *run, size_t *size);
-/* Read a record of up to size bytes into ibuf as one read(2) would (or
- * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
- * is what ibuf holds (after a failed fullblock read, what came before). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read(2) of the input, restarted after acting on a signal. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
-/* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
-/* The reads that follow are steps of one record of `whole` bytes, `before`
- * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before);
 
-/* recordio.c, writing (each function's contract is on its definition). */
+/* recordio.c, writing */
 size_t write_bytes(struct dd_run *run, const unsigned char *data, size_t len);
 size_t write_whole(struct dd_run *run, const unsigned char *data, size_t len);
 enum dd_stop write_counted(struct dd_run *run, const unsigned char *data,
 			   size_t len, enum dd_write what);
 void report_write_error(struct dd_run *run, enum dd_write what);
-/* conv=sparse: seek over len bytes of zeros instead of writing them.
- * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len);
 
 /* recordio.c: the tally, the only writer of run->tally. */

@@ -24,7 +24,8 @@ static uint64_t input_start(const struct dd_plan *plan, const struct io_end *in)
 	return start;
 }
 
-/* A record's largest step: cheap per byte, small for a 32 MiB board. */
+/* A record's largest step: cheap per byte, yet small beside a small
+ * board's memory (docs/design.md, "Large records"). */
 enum { RECORD_STEP = 4 << 20 };
 
 void plan_input(struct dd_plan *plan, const struct dd_options *opt,
@@ -105,7 +106,8 @@ static bool read_ahead_pays(const struct dd_options *opt,
 	return plain && io_end_is_pipe(out) && opt->obs <= PIPE_BUF;
 }
 
-/* Pipe -> file through dd's pipe pays above 64 KiB (BENCH_ONLY=crossover). */
+/* Pipe -> file through dd's pipe pays from this record size on (measured:
+ * make bench BENCH_ONLY=crossover). */
 enum { PIPE_TO_FILE_MIN_RECORD = 64 << 10 };
 
 /* The movers and the batches need both ends known and blocking. */

@@ -15,6 +15,9 @@ static struct {
 	bool warned;
 } reads;
 
+/* How much the next record may read: ibs, or what count= in bytes leaves
+ * for the last one (less what a carried record read already); false
+ * once count= is reached. */
 bool next_record_size(const struct dd_run *run, size_t *size)
 {
 	const struct dd_options *opt = run->opt;
@@ -28,6 +31,8 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	return true;
 }
 
+/* The reads that follow are steps of one record of `whole` bytes, `before`
+ * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before)
 {
 	reads.steps_whole = whole;
@@ -43,6 +48,7 @@ static bool follows_short_read(size_t size)
 		&& (size_t)reads.prev_read < asked;
 }
 
+/* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 {
 	if (n > 0 && run->plan.warn_partial_read && !reads.warned
@@ -57,6 +63,7 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	reads.prev_read = n < 0 ? n : (ssize_t)reads.steps_before + n;
 }
 
+/* One read(2) of the input, restarted after acting on a signal. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n;
@@ -86,7 +93,10 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	return true;
 }
 
-/* A read that fills a buffer below size grows it (docs/design.md). */
+/* Read a record of up to size bytes into ibuf as one read(2) would (or
+ * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
+ * is what ibuf holds (after a failed fullblock read, what came before).
+ * A read that fills a buffer below size grows it (docs/design.md). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;

@@ -103,6 +103,9 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 	return stop;
 }
 
+/* The record loop: read, convert, write, record by record (or a pipe's
+ * batches), until the input ends, count= is reached or a fault stops it;
+ * then the last output block.  How it ended. */
 enum dd_stop copy_records(struct dd_run *run, enum records_start start)
 {
 	const struct dd_options *opt = run->opt;

@@ -8,7 +8,7 @@
 
 enum {
 	COALESCED_STEP = 64 << 20,    /* progress and SIGUSR1 still come soon */
-	WHOLE_PIPE_STEP = 64 << 10,   /* a 64 KiB pipe goes best filled whole */
+	WHOLE_PIPE_STEP = 64 << 10,   /* the default pipe, filled whole */
 	READ_AHEAD_SIZE = 256 << 10,
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
@@ -243,6 +243,9 @@ static bool copy_read_ahead(struct dd_run *run)
 	return at_end;
 }
 
+/* The zero-copy mover plan.c picked: true when it finished the copy (or
+ * lost its place, reported); false hands the rest to the record loop,
+ * where it stands. */
 bool copy_zerocopy(struct dd_run *run)
 {
 	const struct dd_plan *plan = &run->plan;

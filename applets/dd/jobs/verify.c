@@ -221,8 +221,8 @@ void verify_finish(struct dd_run *run, enum dd_stop stop)
 		die_memory_exhausted("verify", READ_SIZE);
 	v->began = v->left_out_from = monotonic_ns();
 	saved = run->transfer;
-	run->transfer.report = info_while_verifying;
-	run->transfer.interrupted = interrupted_while_verifying;
+	run->transfer.on_info = info_while_verifying;
+	run->transfer.on_interrupt = interrupted_while_verifying;
 	v->method = "O_DIRECT";
 	v->progress_total = v->source->total;
 	verify_progress(run, LINE_NOW);
@@ -231,8 +231,8 @@ void verify_finish(struct dd_run *run, enum dd_stop stop)
 		verify_progress(run, LINE_NOW);
 	else
 		report_not_written(run, "");
-	run->transfer.report = saved.report;
-	run->transfer.interrupted = saved.interrupted;
+	run->transfer.on_info = saved.on_info;
+	run->transfer.on_interrupt = saved.on_interrupt;
 	lazy_buffer_free(&own);
 	v->verify_ns = monotonic_ns() - v->began;
 	leave_out_verify_time(v);
