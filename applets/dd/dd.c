@@ -43,8 +43,7 @@
 //usage:[OPERAND]...
 //usage:Copy a file, converting and formatting according to the operands.
 //usage:
-//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists,
-//usage[FEATURE_DD_BMAP]:                  checking their checksums; the rest of of= stays as it is
+//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists, checked
 //usage:  bs=BYTES        read and write up to BYTES bytes at a time (default: 512)
 //usage:  cbs=BYTES       convert BYTES bytes at a time
 //usage:  conv=CONVS      convert the file as per the comma separated symbol list

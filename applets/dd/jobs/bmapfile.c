@@ -93,6 +93,8 @@ static bool has_checksums(const struct bmap_header *h)
 
 /* Any fault of the XML itself: the line number says where. */
 static const char NOT_XML[] = "not well-formed XML";
+/* A version attribute missing or not a number. */
+static const char NO_VERSION[] = "the bmap element has no version MAJOR.MINOR";
 
 static enum bmap_step fail(struct bmap_parser *p, const char *why)
 {
@@ -168,7 +170,7 @@ static enum bmap_step take_version(struct bmap_parser *p)
 	if (!dot || !parse_decimal(s, (size_t)(dot - s), &major)
 	    || !parse_decimal(dot + 1, len - (size_t)(dot - s) - 1, &minor)
 	    || major == 0)
-		return fail(p, "the version is not MAJOR.MINOR");
+		return fail(p, NO_VERSION);
 	if (major > 2)
 		return fail(p, "format versions above 2.x are not supported");
 	p->header.version_major = (unsigned)major;
@@ -293,7 +295,7 @@ static enum bmap_step start_tag_done(struct bmap_parser *p)
 	if (p->skip_depth)
 		return BMAP_MORE;
 	if (p->element == EL_ROOT && p->header.version_major == 0)
-		return fail(p, "the bmap element has no version");
+		return fail(p, NO_VERSION);
 	if (p->element == EL_BLOCK_MAP)
 		return check_header(p);
 	p->value_len = 0;
@@ -321,7 +323,7 @@ static enum bmap_step take_range(struct bmap_parser *p, const char *s, size_t le
 	if (r->first > r->last)
 		return fail(p, "a range ends before it begins");
 	if (r->last >= p->header.blocks_count)
-		return fail(p, "a range goes past the image's last block");
+		return fail(p, "a range goes past the image");
 	if (p->have_range && r->first <= p->prev_last)
 		return fail(p, "ranges are not in ascending order");
 	p->have_range = true;
@@ -684,7 +686,7 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 	if (h->checksum_type == BMAP_CHECKSUM_NONE)
 		return BMAP_DONE;
 	if (!(p->seen & SEEN(EL_FILE_CHECKSUM)))
-		return fail(p, "the bmap file has no checksum of its own");
+		return fail(p, "the bmap file has no checksum");
 	if (p->file_checksum_size != h->digest_size)
 		return fail(p, "the bmap file's checksum is not a digest of its type");
 	/* Finished in a copy: the end can be met again. */

@@ -205,8 +205,7 @@ static uint64_t mover_limit(const struct dd_run *run, uint64_t *end)
 	return limit;
 }
 
-/* The ways to zero, and the zeros to write where none works. */
-static bool zero_ways_setup(struct zeroout *z, struct dd_run *run)
+static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 {
 	int sector = 0;
 
@@ -216,12 +215,7 @@ static bool zero_ways_setup(struct zeroout *z, struct dd_run *run)
 	if (ioctl(run->out.fd, BLKSSZGET, &sector) == 0 && sector > 0)
 		z->align = (uint64_t)sector;
 	z->data.data = z->zeros.data = NULL;
-	return lazy_buffer_alloc(&z->zeros, ZERO_BUFFER) == 0;
-}
-
-static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
-{
-	if (!zero_ways_setup(z, run))
+	if (lazy_buffer_alloc(&z->zeros, ZERO_BUFFER) != 0)
 		return false;
 	if (!is_dev_zero(&run->in.st) && lazy_buffer_alloc(&z->data, DATA_STEP) != 0) {
 		lazy_buffer_free(&z->zeros);
@@ -288,7 +282,7 @@ bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len)
 {
 	static struct zeroout z;
 
-	if (!z.run && !zero_ways_setup(&z, run))
+	if (!z.run && !zeroout_setup(&z, run))
 		return false;
 	while (len) {
 		size_t n = zero_range(&z, offset, min_u64(len, ZERO_STEP));
