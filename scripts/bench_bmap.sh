@@ -39,10 +39,9 @@ for t in losetup mkfs.ext4 "$BMAPTOOL"; do
 	command -v "$t" >/dev/null || { echo "bench_bmap: $t is missing" >&2; exit 1; }
 done
 work=$(mktemp -d "$BENCH_DIR/zb-bmap.XXXXXX")
-a= b=
+loops=
 cleanup() {
-	[ -z "$a" ] || losetup -d "$a"
-	[ -z "$b" ] || losetup -d "$b"
+	for dev in $loops; do losetup -d "$dev"; done
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
@@ -68,7 +67,9 @@ mapped=$(sed -n 's/.*<MappedBlocksCount> *\([0-9]*\) *<.*/\1/p' "$map")
 ranges=$(grep -c '<Range' "$map")
 truncate -s ${BMAP_MIB}M "$work/a.img" "$work/b.img"
 a=$(losetup -f --show "$work/a.img")
+loops=$a
 b=$(losetup -f --show "$work/b.img")
+loops="$a $b"
 echo "bench_bmap: $BMAP_MIB MiB image, $((mapped * 4096 / 1048576)) MiB mapped" \
 	"in $ranges ranges; $BMAP_RUNS rounds" >&2
 
