@@ -78,6 +78,7 @@ uint64_t stored_hash(const struct dd_verify_state *v, uint64_t chunk);
 uint64_t chunk_of(const struct dd_verify_state *v, uint64_t offset);
 size_t first_difference(const unsigned char *a, const unsigned char *b,
 			size_t len);
+size_t first_nonzero(const unsigned char *p, size_t len);
 
 /* verify_reader.c */
 /*

@@ -144,6 +144,18 @@ uint64_t stored_hash(const struct dd_verify_state *v, uint64_t chunk)
 	return ((const uint64_t *)(const void *)v->hashes.data)[chunk];
 }
 
+/* Where the first byte that is not zero is, or len. */
+size_t first_nonzero(const unsigned char *p, size_t len)
+{
+	size_t i = 0;
+
+	if (bb_is_all_zero(p, len))
+		return len;
+	while (!p[i])
+		i++;
+	return i;
+}
+
 /* Where a and b first differ, or len. */
 size_t first_difference(const unsigned char *a, const unsigned char *b,
 			size_t len)

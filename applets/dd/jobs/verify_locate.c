@@ -42,8 +42,7 @@ static uint64_t compare_chunk(struct dd_run *run, int fd, struct lazy_buffer *bu
 		if (read_fully(run, fd, out, p.read_len, p.read_at) != 0)
 			return UINT64_MAX;
 		if (p.zeros) {
-			for (i = 0; i < len && !got[i]; i++)
-				continue;
+			i = first_nonzero(got, len);
 		} else {
 			if (!read_input(run, in, len, p.lo))
 				return UINT64_MAX;

@@ -130,9 +130,7 @@ static void compare_piece(struct dd_verify_state *v, struct comparison *c,
 			c->chunk = chunk;
 		}
 		if (zeros) {
-			if (!bb_is_all_zero(data, take))
-				for (i = 0; !data[i]; i++)
-					continue;
+			i = first_nonzero(data, take);
 		} else if (c->how == EXPECT_BYTES) {
 			i = first_difference(data, v->hold.data + (at - v->start), take);
 		} else {
