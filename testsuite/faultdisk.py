@@ -23,6 +23,10 @@
 #   sector=N           the sector size that weak= counts in (512)
 #   log=FILE           a line per request: "R OFFSET LENGTH RESULT" (bytes
 #                      returned, or -errno) or "W OFFSET LENGTH"
+#   gate=START-END:FILE
+#                      a read touching the range first makes FILE.waiting,
+#                      then waits until FILE exists: a test holds the disk
+#                      still at a known point, acts, then lets it go
 import errno
 import os
 import stat
@@ -44,6 +48,7 @@ class FaultDisk(Operations):
 		self.bad = []        # (start, end)
 		self.weak = []       # (start, end, failures needed)
 		self.slow = []       # (start, end, seconds)
+		self.gates = []      # (start, end, file)
 		self.drop = []
 		self.corrupt = []
 		self.failwrite = []
@@ -59,6 +64,9 @@ class FaultDisk(Operations):
 			elif key == 'slow':
 				span, _, ms = value.partition(':')
 				self.slow.append(parse_range(span) + (int(ms, 0) / 1000.0,))
+			elif key == 'gate':
+				span, _, path = value.partition(':')
+				self.gates.append(parse_range(span) + (path,))
 			elif key == 'drop':
 				self.drop.append(parse_range(value))
 			elif key == 'corrupt':
@@ -96,6 +104,13 @@ class FaultDisk(Operations):
 				at += self.sector
 		return first
 
+	def wait_at_gates(self, offset, end):
+		for start, stop, path in self.gates:
+			if start < end and stop > offset and not os.path.exists(path):
+				open(path + '.waiting', 'w').close()
+				while not os.path.exists(path):
+					time.sleep(0.01)
+
 	def getattr(self, path, fh=None):
 		if path == '/':
 			return {'st_mode': stat.S_IFDIR | 0o755, 'st_nlink': 2}
@@ -118,6 +133,7 @@ class FaultDisk(Operations):
 		for start, stop, seconds in self.slow:
 			if start < end and stop > offset:
 				time.sleep(seconds)
+		self.wait_at_gates(offset, end)
 		failing = self.first_failing(offset, end)
 		if failing == offset:
 			for start, stop, _ in self.weak:

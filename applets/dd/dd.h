@@ -62,6 +62,7 @@ struct dd_options {
 	unsigned output_flags;      /* FLAG_* from oflag= */
 	enum dd_status status;
 	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
+	bool zero_unmapped;         /* unmapped=zero: bmap= zeroes the rest */
 
 	/* count=, skip=, seek= as GNU splits them: records plus bytes. */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */

@@ -307,3 +307,21 @@ bool copy_zeroout(struct dd_run *run)
 		return true;
 	return counted == end;
 }
+
+bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len)
+{
+	static struct zeroout z;
+
+	if (!z.run && !zeroout_setup(&z, run))
+		return false;
+	while (len) {
+		size_t n = zero_range(&z, offset, min_u64(len, ZERO_STEP));
+
+		if (!n)
+			return false;
+		offset += n;
+		len -= n;
+		housekeep(run);
+	}
+	return true;
+}
