@@ -184,6 +184,19 @@ static void report_input_size(const struct dd_run *run, uint64_t size)
 		     (unsigned long long)bmap.header.image_size);
 }
 
+/* An image shipped compressed (.img.xz, .img.gz) is the usual reason
+ * for the wrong size: say how to give dd the image itself. */
+static void suggest_decompressing(const struct dd_run *run)
+{
+	unsigned char magic[2] = { 0, 0 };
+
+	(void)pread(run->in.fd, magic, 2, (off_t)bmap.in_base);
+	if ((magic[0] == 0xfd && magic[1] == '7') || (magic[0] == 0x1f && magic[1] == 0x8b))
+		bb_error_msg("%s is compressed: %s it into dd",
+			     quote_always(run->in.name),
+			     magic[0] == 0xfd ? "xzcat" : "zcat");
+}
+
 void bmap_prepare(struct dd_run *run)
 {
 	uint64_t in_size;
@@ -204,6 +217,7 @@ void bmap_prepare(struct dd_run *run)
 	in_size = run->in.size - min_u64(run->in.size, bmap.in_base);
 	if (run->in.size_known && in_size != bmap.header.image_size) {
 		report_input_size(run, in_size);
+		suggest_decompressing(run);
 		exit(xfunc_error_retval);
 	}
 	check_output(run);
