@@ -281,7 +281,7 @@ $(O)/unit/%: $(O)/testsuite/unit/%.o $(LIBBB_OBJS) $(O)/.ldflags
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBBB_OBJS) $(LDLIBS)
 
 # The bmap parser's unit test links the parser too.
-BMAPFILE_OBJ := $(O)/applets/dd/bmapfile.o
+BMAPFILE_OBJ := $(O)/applets/dd/jobs/bmapfile.o
 $(O)/unit/test_bmapfile: $(O)/testsuite/unit/test_bmapfile.o $(BMAPFILE_OBJ) \
 		$(LIBBB_OBJS) $(O)/.ldflags
 	$(call msg,LD,$@)
@@ -400,9 +400,9 @@ FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I$(O)/include -Ilibbb -Iapplets/dd -Itestsuite/fuzz
+	-I$(O)/include -Ilibbb -Iapplets/dd -Iapplets/dd/jobs -Itestsuite/fuzz
 FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
-	$(wildcard applets/dd/*.c applets/dd/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
+	$(wildcard applets/dd/*.c applets/dd/*.h applets/dd/jobs/*.c applets/dd/jobs/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
 DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
 DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
 # The operand harness links all of dd; the conversion harness conv.c
@@ -447,7 +447,7 @@ $(O)/unit/test_fuzz_%: testsuite/fuzz/fuzz_%.c testsuite/fuzz/replay.c \
 		| $(KERNEL_INCLUDE)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Itestsuite/fuzz \
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Iapplets/dd/jobs -Itestsuite/fuzz \
 		-DFUZZ_DIR='"$(CURDIR)/testsuite/fuzz"' -DFUZZ_NAME='"$*"' \
 		$(ALL_LDFLAGS) -Wl,--wrap=exit -o $@ $< testsuite/fuzz/replay.c \
 		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS)) $(LDLIBS)
@@ -495,6 +495,7 @@ help:
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
+	@echo '  bench-bmap      bmap= against bmaptool copy on loop devices (docs/bmap.md)'
 	@echo '  bench-unpack    zcat against gzip and BusyBox, 200 MiB mixed input (docs/unpack.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
@@ -545,6 +546,12 @@ check-board: $(BIN)
 .PHONY: bench-zeros
 bench-zeros: $(BIN)
 	$(Q)$(SHELL) scripts/bench_zeros.sh '$(abspath $(BIN))'
+
+# bmap= against bmaptool copy on loop devices (not part of check; root,
+# bmaptool): docs/bmap.md's table.
+.PHONY: bench-bmap
+bench-bmap: $(BIN)
+	$(Q)$(SHELL) scripts/bench_bmap.sh '$(abspath $(BIN))'
 
 # Decompressors against the reference tools and BusyBox on a 200 MiB
 # mixed input (not part of check): docs/unpack.md's table.

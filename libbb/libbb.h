@@ -19,8 +19,8 @@
  * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %ld
  * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x), with optional '-'
  * and '0' flags, a field width (digits or '*') and, for %s, a precision
- * (no floating point: stdio's printf costs ~18 KiB in a static musl
- * binary).  Error texts are glibc's wording (bb_strerror), as GNU prints.
+ * (no floating point, which is what keeps stdio's printf, and its size,
+ * out of a static musl binary: docs/sizes.md).  Error texts are glibc's wording (bb_strerror), as GNU prints.
  *
  * Exit codes: EXIT_SUCCESS (0) for success, EXIT_FAILURE (1) for any
  * error, 127 when the multicall entry finds no such applet.
@@ -28,6 +28,7 @@
 #ifndef ZEROBOX_LIBBB_H
 #define ZEROBOX_LIBBB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,24 +72,25 @@ char *put_digits(char *end, uint64_t v, unsigned base);
  * if that fails they are truncated).  Returns what full_write returns. */
 ssize_t bb_dprintf(int fd, const char *fmt, ...) BB_PRINTF(2, 3);
 
-/* "applet: message\n" on stderr: bb_errno_msg without an error number
- * (a name, not a function of its own: a variadic function costs its
- * register save area). */
-#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
-/* "applet: message: strerror(errno)\n" on stderr. */
-void bb_perror_msg(const char *fmt, ...) BB_PRINTF(1, 2);
-/* Same, with an explicit error number (0 means: no ": strerror" part). */
+/* "applet: message: strerror(errnum)\n" on stderr (0 means: no
+ * ": strerror" part).  bb_error_msg and bb_perror_msg are names for it
+ * without an error number and with errno, not functions of their own:
+ * a variadic function costs its register save area.  errno is read
+ * when the call is made, so a message's arguments must leave it alone
+ * (the quote_* functions do). */
 void bb_errno_msg(int errnum, const char *fmt, ...) BB_PRINTF(2, 3);
+#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
+#define bb_perror_msg(...) bb_errno_msg(errno, __VA_ARGS__)
 /* bb_perror_msg(fmt, quote_always(name)) for a message about one file
  * ("cannot open %s"); returns EXIT_FAILURE, the caller's status. */
 int bb_perror_name(const char *fmt, const char *name);
 /* All of these leave errno as it was on entry. */
 void bb_verror_msg(int errnum, const char *fmt, va_list ap);
 /* The same, then exit(xfunc_error_retval). */
-#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
-BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
 BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	BB_PRINTF(2, 3);
+#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
+#define bb_perror_msg_and_die(...) bb_errno_msg_and_die(errno, __VA_ARGS__)
 /* "applet: message\nTry 'applet --help' for more information.\n" (two
  * writes, as GNU; the second with the "applet: " prefix too if
  * bb_try_help_prefixed, as diffutils), then exit(xfunc_error_retval),
@@ -110,13 +112,6 @@ void bb_print_usage(void);
 void bb_print_version(void);
 /* The version string (VERSION file and git describe; version.c). */
 extern const char bb_version[];
-
-/* A line left unfinished on stderr (dd's status=progress line): whatever
- * comes next ends it first, as GNU's dd does.  bb_stderr_end_line says
- * whether one was open and counts it as ended: its caller writes the
- * newline.  The message functions above do so themselves. */
-void bb_stderr_leave_line_open(void);
-bool bb_stderr_end_line(void);
 
 /* Write to stderr, remembering a failure: a diagnostic or summary that
  * could not be written makes the exit status 1 (bb_exit_status), as GNU's
@@ -145,7 +140,6 @@ void free_mapped(void *p);
 /* ---- I/O (io.c) ---------------------------------------------------- */
 
 ssize_t safe_read(int fd, void *buf, size_t count);
-ssize_t safe_write(int fd, const void *buf, size_t count);
 
 /* Read until count bytes or end of file.  Returns the number of bytes
  * read (less than count only at end of file).  If a read fails before
@@ -162,6 +156,82 @@ ssize_t full_write(int fd, const void *buf, size_t count);
 
 /* Write a NUL-terminated string; returns what full_write returns. */
 ssize_t full_write_str(int fd, const char *s);
+
+/* ---- the transfer layer (signals.c, io.c, progress.c, time.c) ------ */
+
+/*
+ * What every applet that moves bytes shares (docs/design.md, "The
+ * transfer layer"): the signals and the one place that acts on them,
+ * the EINTR and short-write policy with the one write loop, the line
+ * pacer and the progress line, and the clock (monotonic_ns).  Nothing
+ * in it exits the process; a client's hook may.
+ */
+
+/* Signals a transfer catches (transfer_catch_signals). */
+enum {
+	CATCH_INTERRUPT = 1 << 0,   /* SIGINT */
+	CATCH_TERMINATE = 1 << 1,   /* SIGTERM and SIGHUP */
+	CATCH_INFO      = 1 << 2,   /* SIGUSR1: a report, and the copy goes on */
+};
+
+/* A copy in progress, as the signals see it: the client's hooks. */
+struct transfer {
+	void *client;                      /* passed to the hooks */
+	void (*on_info)(void *client);     /* SIGUSR1 asked for a report */
+	/* A stopping signal arrived.  It may end the process (dd: the
+	 * summary, then death by the signal); if it returns, the transfer
+	 * is stopped, and every layer call after it returns at once. */
+	void (*on_interrupt)(void *client, int sig);
+	int stopped_by;                    /* that signal, or 0 */
+};
+
+void transfer_catch_signals(unsigned which);
+bool transfer_act_on_signals(struct transfer *t);
+bool transfer_retry(struct transfer *t);
+/* Write len bytes to fd at offset (the file offset if offset < 0);
+ * returns how many were written, fewer only with errno set.  t may be
+ * NULL: EINTR is then simply retried. */
+size_t transfer_write(struct transfer *t, int fd, const void *data, size_t len,
+		      int64_t offset);
+
+/* When a line printed every interval is due (line_due). */
+struct line_pacer {
+	uint64_t interval_ns, next_ns;
+	uint64_t last_turn_ns;           /* when the loop last asked */
+	uint64_t slowest_ns;             /* its slowest turn since the line */
+	uint64_t slowest_before_ns;      /* and in the interval before it */
+};
+
+void line_pacer_start(struct line_pacer *pacer, uint64_t now,
+		      uint64_t interval_ns);
+bool line_due(struct line_pacer *pacer, uint64_t now);
+
+/* A progress line (or block of lines) kept up on one descriptor, in
+ * one of two styles: progress_line_show, GNU dd's line, rewritten with
+ * a carriage return and spaces; progress_block_show, lines rewritten in
+ * place on a terminal, written whole elsewhere.  A zeroed struct with
+ * its fd set serves the first; progress_block_init sets up the second. */
+struct progress_line {
+	int fd;
+	bool on_terminal;        /* progress_block_show: fd is a terminal */
+	size_t width;            /* progress_line_show: the last text's length */
+	unsigned lines;          /* progress_block_show: the last block's lines */
+	struct line_pacer pacer;
+};
+
+void progress_line_show(struct progress_line *line, const char *text,
+			size_t len);
+void progress_block_init(struct progress_line *line, int fd);
+void progress_block_show(struct progress_line *line, const char *text,
+			 size_t len);
+void progress_line_end(struct progress_line *line);
+
+/* A line left open by the progress printer (on fd): whatever comes next
+ * ends it first, as GNU's dd does.  bb_take_open_line returns its fd,
+ * or -1 if none, and counts it as ended: the caller writes the newline.
+ * The message functions do so themselves. */
+void bb_leave_line_open(int fd);
+int bb_take_open_line(void);
 
 /* ---- sizes (parse_size.c) ------------------------------------------ */
 
@@ -263,15 +333,16 @@ enum { HUMAN_BUF_SIZE = 32 };
  * before unit | SI | B [| base_1024], multiplier, divisor): the value shown
  * is amount * multiplier / divisor (divisor >= 1), computed exactly as GNU
  * does (integer arithmetic when multiplier/divisor or divisor/multiplier
- * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; with
- * binary set, "1.0 KiB", "100 MiB".  dd's summary:
- *   bytes: human_readable(buf, bytes, 1, 1, 0 or 1)
- *   rate:  human_readable(buf, bytes, 1000000000, elapsed_ns, 0), then
+ * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; in
+ * HUMAN_IEC units, "1.0 KiB", "100 MiB".  dd's summary:
+ *   bytes: human_readable(buf, bytes, 1, 1, HUMAN_SI or HUMAN_IEC)
+ *   rate:  human_readable(buf, bytes, SECOND_NS, elapsed_ns, HUMAN_SI), then
  *          append "/s" (0 bytes in 139 us gives "0.0 kB", as GNU).
  * buf must hold HUMAN_BUF_SIZE bytes.  Returns buf.
  */
+enum human_units { HUMAN_SI, HUMAN_IEC };   /* kB, MB; KiB, MiB */
 char *human_readable(char *buf, uint64_t amount, uint64_t multiplier,
-		     uint64_t divisor, bool binary);
+		     uint64_t divisor, enum human_units units);
 
 /* %g of a non-negative double (six significant digits, trailing zeros
  * removed, exponent form below 1e-4 or at/above 1e6), exactly as glibc's
@@ -449,7 +520,7 @@ enum { COPY_FD_READ_ERROR = 1, COPY_FD_WRITE_ERROR = 2 };
 /*
  * Copy from in_fd's offset to out_fd until end of input or limit bytes
  * (UINT64_MAX: no limit), through buf (allocated on first use, at most
- * 128 KiB and no more than a regular input has left; kept for the next
+ * copy_fd.c's read size and no more than a regular input has left; kept for the next
  * call; the caller frees it).  copy_fd_zerocopy first tries zero-copy
  * above (copy_file_range, splice) and falls back to read/write
  * when the kernel refuses the path before any byte moved; copy_fd_rw
@@ -496,7 +567,11 @@ size_t visible_char(char *buf, unsigned char c);
  * Nothing before the offset given to cache_dropper_init is dropped.
  * cache_dropper_finish syncs (when writing) and drops all the copy
  * touched: from that offset to end, or to the end of the file (to_eof).
- * Each call returns 0, or -1 with errno when posix_fadvise failed.
+ * Each call returns 0, or -1 with errno when writing back failed: the
+ * kernel tells a write-back error once, to the first wait (here), and
+ * never to a later fsync, so the caller must report it.  (When several
+ * failed, errno is the last one's.)  A failed posix_fadvise is advice
+ * not taken, not an error.
  */
 /* Windows are CACHE_WINDOW; a slow device (a card, a stick) is better
  * written behind in DEVICE_CACHE_WINDOW: less waits in the final flush. */
@@ -510,22 +585,36 @@ struct cache_dropper {
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
+enum cache_use { CACHE_READING, CACHE_WRITING };
+void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 			uint64_t offset, uint64_t window);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 
-/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256.c, sha_blocks.c) */
+/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256*.c, sha_blocks.c) */
+
+/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
+ * whole(ctx, blocks, count) gets every block that len more bytes of data
+ * complete, in order, straight from data where they are whole there
+ * (count may be 0); the rest waits in pending, *fill of block_size
+ * bytes, for the next call. */
+typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
+			     size_t count);
+void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
+		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
 /* FIPS 180-4's hashes, for bmap files: sha1_init or sha256_init picks
  * the hash, sha_update takes any number of bytes, sha_final writes the
- * digest (the context must be initialized again before another use). */
+ * digest (the context must be initialized again before another use).
+ * SHA-256 uses the CPU's SHA instructions where it has them (x86 SHA-NI,
+ * ARMv8 SHA2), unless the environment has ZEROBOX_SHA_PORTABLE (a test
+ * hook, read at the first sha256_init). */
 enum { SHA_BLOCK_SIZE = 64, SHA1_DIGEST_SIZE = 20, SHA256_DIGEST_SIZE = 32 };
 
 struct sha_ctx {
 	uint32_t state[8];
 	unsigned words;                  /* of state, that make the digest */
-	void (*compress)(uint32_t *state, const unsigned char *block);
+	whole_blocks_fn *compress;       /* (this context, blocks, count) */
 	uint64_t length;                 /* bytes hashed so far */
 	size_t fill;                     /* bytes waiting in block */
 	unsigned char block[SHA_BLOCK_SIZE];
@@ -536,15 +625,6 @@ void sha256_init(struct sha_ctx *ctx);
 void sha_update(struct sha_ctx *ctx, const void *data, size_t len);
 /* SHA1_DIGEST_SIZE or SHA256_DIGEST_SIZE bytes, as the hash is. */
 void sha_final(struct sha_ctx *ctx, unsigned char *digest);
-
-/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
- * whole(ctx, blocks, count) gets every block that len more bytes of data
- * complete, in order; the rest waits in pending, *fill of block_size
- * bytes, for the next call. */
-typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
-			     size_t count);
-void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
-		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
 /* ---- CRC-32 (crc32.c) ---------------------------------------------- */
 
@@ -649,8 +729,9 @@ int unpack_main(int argc, char **argv, const struct unpack_format *format);
  * garbage as GNU gzip -d takes them. */
 enum unpack_result gunzip_decode(struct unpack_io *io);
 
-/* ---- time (time.c) ------------------------------------------------- */
+/* ---- time (time.c), the transfer layer's clock --------------------- */
 
+enum { SECOND_NS = 1000000000 };
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 
