@@ -225,6 +225,8 @@ void progress_block_init(struct progress_line *line, int fd);
 void progress_block_show(struct progress_line *line, const char *text,
 			 size_t len);
 void progress_line_end(struct progress_line *line);
+void progress_estimate(char *note, size_t size, uint64_t done,
+		       uint64_t total, uint64_t elapsed_ns);
 
 /* A line left open by the progress printer (on fd): whatever comes next
  * ends it first, as GNU's dd does.  bb_take_open_line returns its fd,

@@ -113,6 +113,29 @@ void progress_block_show(struct progress_line *line, const char *text,
 	write_line(line, buf, n, !line->on_terminal);
 }
 
+/* "; P%, H:MM:SS left" into note (size bytes): done of total bytes
+ * after elapsed_ns, the time left at the rate so far; "" while nothing
+ * is done, past the total, or with a total beyond INT64_MAX (unknown).
+ * (Below 2^63 the counts' signed conversions to double, the short
+ * ones, hold.) */
+void progress_estimate(char *note, size_t size, uint64_t done,
+		       uint64_t total, uint64_t elapsed_ns)
+{
+	double percent, left;
+	unsigned secs;
+
+	note[0] = '\0';
+	if (!done || done > total || total > INT64_MAX)
+		return;
+	/* done x 100 / total is exact where it is whole */
+	percent = (double)(int64_t)done * 100 / (double)(int64_t)total;
+	left = (double)(int64_t)elapsed_ns / SECOND_NS
+		* (100 - percent) / percent + 0.5;
+	secs = left < 1e9 ? (unsigned)left : 999999999;
+	bb_format(note, size, "; %u%%, %u:%02u:%02u left", (unsigned)percent,
+		  secs / 3600, secs / 60 % 60, secs % 60);
+}
+
 /* End the line if it is still open: what follows starts on a line of
  * its own. */
 void progress_line_end(struct progress_line *line)

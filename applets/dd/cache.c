@@ -39,6 +39,8 @@ static void start_side(struct nocache_side *side, const struct io_end *end,
 				   : CACHE_WINDOW);
 }
 
+/* With oflag=nocache or iflag=nocache, start dropping each side's
+ * cache behind the copy (run->cache is then set). */
 void setup_nocache(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -69,12 +71,15 @@ static void advance_side(struct dd_run *run, struct nocache_side *side,
 		writeback_failed(run, errno);
 }
 
+/* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run)
 {
 	advance_side(run, &run->cache->in, run->tally.in_offset);
 	advance_side(run, &run->cache->out, run->tally.out_offset);
 }
 
+/* The output's write-back error that nocache held for the final sync
+ * (conv=fsync, conv=fdatasync), or 0; it is then no longer held. */
 int take_held_writeback_error(void)
 {
 	int err = cache_state.held_error;
@@ -116,6 +121,7 @@ static void finish_side(struct dd_run *run, struct nocache_side *side,
 		report_writeback_error(&run->out, errno);
 }
 
+/* At the end: drop the cache of what the copy passed, as GNU. */
 void finish_nocache(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;

@@ -216,20 +216,13 @@ void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
 enum dd_stop conv_finish(struct dd_run *run);
 
-/* output.c.  Append bytes to the output block, writing each full obs
- * block as it fills (two_buffers only); after a failed write (reported)
- * staging stops, and staging_outcome() is STOP_BLOCK_FAILED. */
+/* output.c */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len);
 enum dd_stop staging_outcome(void);
-/* Move the staged bytes (< obs) to just before end; returns how many. */
 size_t take_staged_output(struct dd_run *run, unsigned char *end);
-/* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run);
-/* conv=sparse's final hole gets its size; false if that failed (reported). */
 bool extend_after_final_hole(struct dd_run *run);
-/* Whether the copy ends with a sync: conv=f(data)sync, or O_DIRECT's. */
 bool output_syncs_at_end(const struct dd_run *run);
-/* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
 
 /* recordio.c, reading */
@@ -265,33 +258,24 @@ void housekeep_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);
-/* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
-/* The output's write-back error that nocache held for the final sync
- * (conv=fsync, conv=fdatasync), or 0; it is then no longer held. */
 int take_held_writeback_error(void);
 
-/* report.c; report_leave_out: the time since `since` does not count. */
+/* report.c */
 void report_start(void);
 void report_leave_out(uint64_t since);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
-/* The transfer layer's hooks (housekeeping.c installs them). */
 void answer_info_request(void *run);
 void show_job_progress(const char *text, size_t len, enum line_when when);
 void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
-/* The same during the final sync, left bytes still to write out. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 void catch_up_progress(struct dd_run *run);
-/* dd will exit 1: something failed, and was reported. */
 void note_failure(void);
 int dd_exit_status(void);
-/* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end);
-/* A write-back error dd met itself: "error writing 'NAME': E" (once in
- * a run), and note_failure(). */
 void report_writeback_error(const struct io_end *end, int err);
 
 #endif

@@ -15,6 +15,9 @@ static struct {
 	enum dd_stop outcome;    /* STOP_BLOCK_FAILED once a write failed */
 } staged;
 
+/* Append bytes to the output block, writing each full obs block as it
+ * fills (two_buffers only); after a failed write (reported) staging
+ * stops, and staging_outcome() is STOP_BLOCK_FAILED. */
 void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	while (len && staged.outcome == STOP_NONE) {
@@ -39,11 +42,14 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 	}
 }
 
+/* STOP_NONE, or STOP_BLOCK_FAILED once a staged write failed. */
 enum dd_stop staging_outcome(void)
 {
 	return staged.outcome;
 }
 
+/* Move the staged bytes (fewer than obs) to just before end; returns
+ * how many. */
 size_t take_staged_output(struct dd_run *run, unsigned char *end)
 {
 	size_t fill = staged.fill;
@@ -53,6 +59,7 @@ size_t take_staged_output(struct dd_run *run, unsigned char *end)
 	return fill;
 }
 
+/* Write the last, short output block (a failure is reported). */
 enum dd_stop flush_output(struct dd_run *run)
 {
 	size_t fill = staged.fill;
@@ -61,7 +68,9 @@ enum dd_stop flush_output(struct dd_run *run)
 	return fill ? write_counted(run, run->obuf.data, fill, WRITE_RECORD) : STOP_NONE;
 }
 
-/* This takes a second fstat, as in GNU (whose failure GNU reports). */
+/* conv=sparse's final hole gets its size; false if that failed
+ * (reported).  This takes a second fstat, as in GNU (whose failure GNU
+ * reports). */
 bool extend_after_final_hole(struct dd_run *run)
 {
 	struct stat st;
@@ -83,6 +92,7 @@ bool extend_after_final_hole(struct dd_run *run)
 	return false;
 }
 
+/* Whether the copy ends with a sync: conv=f(data)sync, or O_DIRECT's. */
 bool output_syncs_at_end(const struct dd_run *run)
 {
 	return (run->opt->conv & (CONV_FSYNC | CONV_FDATASYNC)) || run->sync_at_end;
@@ -103,7 +113,9 @@ static int final_sync(struct dd_run *run, int fd, enum dd_sync what, int *held)
 	return -1;
 }
 
-/* Where fdatasync can't work (ENOSYS, EINVAL), GNU tries fsync instead. */
+/* The syncs output_syncs_at_end promised; false if one failed
+ * (reported).  Where fdatasync can't work (ENOSYS, EINVAL), GNU tries
+ * fsync instead. */
 bool sync_output(struct dd_run *run)
 {
 	int fd = run->out.fd;

@@ -19,11 +19,13 @@ static struct {
 	bool writeback_reported;         /* report_writeback_error spoke */
 } report;
 
+/* dd will exit 1: something failed, and was reported. */
 void note_failure(void)
 {
 	report.exit_status = EXIT_FAILURE;
 }
 
+/* 0, or 1 after note_failure. */
 int dd_exit_status(void)
 {
 	return report.exit_status;
@@ -62,6 +64,7 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			 secs, rate_text, note ? note : "\n");
 }
 
+/* The copy starts now: the clock of the summary and of progress. */
 void report_start(void)
 {
 	report.start_ns = monotonic_ns();
@@ -70,6 +73,8 @@ void report_start(void)
 	line_pacer_start(&report.progress.pacer, report.start_ns, SECOND_NS);
 }
 
+/* The time from `since` to now is not the copy's (opening the output,
+ * conv=verify's read-back): the statistics leave it out. */
 void report_leave_out(uint64_t since)
 {
 	uint64_t gap = monotonic_ns() - since;
@@ -79,6 +84,7 @@ void report_leave_out(uint64_t since)
 	report.progress.pacer.last_turn_ns += gap;
 }
 
+/* GNU's records and bytes lines, one write. */
 void print_summary(struct dd_run *run)
 {
 	const struct dd_tally *st = &run->tally;
@@ -132,28 +138,6 @@ static uint64_t expected_bytes(const struct dd_run *run)
 	return total;
 }
 
-/* "; P%, H:MM:SS left" into note, at the rate so far, while the bytes
- * written are within the total; else "".  (The counts are below 2^63,
- * so that their signed conversions to double, the short ones, hold.) */
-static void format_estimate(char *note, size_t size, const struct dd_run *run,
-			    uint64_t now)
-{
-	uint64_t total = expected_bytes(run), bytes = run->tally.bytes_out;
-	double done, left;       /* percent done, seconds left */
-	unsigned secs;
-
-	note[0] = '\0';
-	if (!bytes || bytes > total || total > INT64_MAX)
-		return;
-	/* bytes x 100 / total is exact where it is whole */
-	done = (double)(int64_t)bytes * 100 / (double)(int64_t)total;
-	left = (double)(int64_t)(now - report.start_ns) / SECOND_NS
-		* (100 - done) / done + 0.5;
-	secs = left < 1e9 ? (unsigned)left : 999999999;
-	bb_format(note, size, "; %u%%, %u:%02u:%02u left", (unsigned)done,
-		  secs / 3600, secs / 60 % 60, secs % 60);
-}
-
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
  * GNU's first line after a second, then twice a second.  GNU's line,
  * then note (NULL: the estimate), which a terminal too narrow for it
@@ -170,7 +154,9 @@ static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 	report.progress.pacer.interval_ns = SECOND_NS / 2;
 	report.progress.pacer.next_ns = now + SECOND_NS / 2;
 	if (!note) {
-		format_estimate(estimate, sizeof(estimate), run, now);
+		progress_estimate(estimate, sizeof(estimate),
+				  run->tally.bytes_out, expected_bytes(run),
+				  now - report.start_ns);
 		note = estimate;
 	}
 	len = format_transfer(buf, sizeof(buf), run, now, note);
@@ -193,6 +179,8 @@ void show_job_progress(const char *text, size_t len, enum line_when when)
 	progress_line_show(&report.progress, text, len);
 }
 
+/* The transfer layer's on_info hook (housekeeping.c installs it):
+ * SIGUSR1 prints the summary, as GNU. */
 void answer_info_request(void *run)
 {
 	print_summary(run);
@@ -210,12 +198,14 @@ void die_by_interrupt(void *client, int sig)
 	run->transfer.stopped_by = 0;
 }
 
+/* After a fatal error, the summary, then exit 1. */
 void die_with_summary(struct dd_run *run)
 {
 	print_summary(run);
 	exit(EXIT_FAILURE);
 }
 
+/* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end)
 {
 	bb_perror_msg("%s: cannot seek", quote_if_needed(end->name));
@@ -235,11 +225,13 @@ void report_writeback_error(const struct io_end *end, int err)
 	bb_errno_msg(err, "error writing %s", quote_always(end->name));
 }
 
+/* status=progress: the line, when due. */
 void maybe_print_progress(struct dd_run *run)
 {
 	print_progress(run, monotonic_ns(), NULL);
 }
 
+/* The same during the final sync, left bytes still to write out. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 {
 	uint64_t now = monotonic_ns();

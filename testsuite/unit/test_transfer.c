@@ -255,6 +255,21 @@ static void test_progress_line(void)
 	CHECK_STR(out, "a\nb\nc\n");
 	unit_end();
 
+	unit_begin("progress estimate: percent and time left at the rate so far");
+	progress_estimate(out, sizeof(out), 25, 100, 10ull * SECOND_NS);
+	CHECK_STR(out, "; 25%, 0:00:30 left");
+	progress_estimate(out, sizeof(out), 1, 3, 3600ull * SECOND_NS);
+	CHECK_STR(out, "; 33%, 2:00:00 left");
+	progress_estimate(out, sizeof(out), 100, 100, SECOND_NS);
+	CHECK_STR(out, "; 100%, 0:00:00 left");
+	progress_estimate(out, sizeof(out), 0, 100, SECOND_NS);
+	CHECK_STR(out, "");
+	progress_estimate(out, sizeof(out), 101, 100, SECOND_NS);
+	CHECK_STR(out, "");
+	progress_estimate(out, sizeof(out), 5, UINT64_MAX, SECOND_NS);
+	CHECK_STR(out, "");
+	unit_end();
+
 	unit_begin("progress line open on another descriptor: a message ends it there");
 	unit_run_child(line_elsewhere, NULL, out, sizeof(out), NULL);
 	CHECK_STR(out, "\r50%\nt: gone\n");
