@@ -401,6 +401,16 @@ static void copy_match(unsigned char *dst, size_t dist, size_t len)
 	}
 }
 
+/* Put the decoding loop's locals back into z and its input. */
+static void put_back(struct inflate *z, const unsigned char *in,
+		     uint64_t bits, int nbits, size_t pos)
+{
+	z->io->in_next = in;
+	z->bits = bits;
+	z->nbits = nbits;
+	z->pos = pos;
+}
+
 /*
  * The symbols of a Huffman block up to its end (RFC 1951 3.2.5), with
  * the tables in z: 0, or -1 after an error was reported.  The loop
@@ -423,10 +433,7 @@ static int huffman_block(struct inflate *z)
 		unsigned op, len, dist;
 
 		if (pos >= WINDOW_END) {
-			io->in_next = in;
-			z->bits = bits;
-			z->nbits = nbits;
-			z->pos = pos;
+			put_back(z, in, bits, nbits, pos);
 			if (flush(z)) {
 				r = -1;
 				break;
@@ -439,9 +446,7 @@ static int huffman_block(struct inflate *z)
 				in += (63 - nbits) >> 3;
 				nbits |= 56;
 			} else {
-				io->in_next = in;
-				z->bits = bits;
-				z->nbits = nbits;
+				put_back(z, in, bits, nbits, pos);
 				refill_slow(z);
 				in = io->in_next;
 				in_end = io->in_end;
@@ -483,10 +488,7 @@ static int huffman_block(struct inflate *z)
 		copy_match(window + pos, dist, len);
 		pos += len;
 	}
-	io->in_next = in;
-	z->bits = bits;
-	z->nbits = nbits;
-	z->pos = pos;
+	put_back(z, in, bits, nbits, pos);
 	if (r == -2)
 		return fail(z, format_violated);
 	if (r == -3)
