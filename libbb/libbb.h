@@ -552,6 +552,12 @@ void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
  * message; pass the result back in to continue it with more bytes. */
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 
+/* ---- CRC-64 (crc64.c) ---------------------------------------------- */
+
+/* The CRC-64 of xz (ECMA-182): crc64_update(0, data, len) for a whole
+ * message; pass the result back in to continue it with more bytes. */
+uint64_t crc64_update(uint64_t crc, const void *data, size_t len);
+
 /* ---- time (time.c) ------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in nanoseconds. */
