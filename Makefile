@@ -241,6 +241,11 @@ $(KERNEL_INCLUDE):
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
+# The .xz decoder's inner loops are built for speed, the rest for size
+# (docs/unpack.md has what each costs).
+HOT_OBJS := $(O)/libbb/lzma_dec.o $(O)/libbb/crc64.o
+$(HOT_OBJS): ALL_CFLAGS += -O2
+
 # Generated files are written only when their content changes; the stamps
 # remember that the generator ran.  The empty recipes make make look at
 # the real files' times again, so an unchanged header rebuilds nothing.
