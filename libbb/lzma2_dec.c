@@ -49,6 +49,34 @@ static enum xz_status take_fail(int c)
 	return c == -2 ? XZ_CORRUPT : XZ_TRUNCATED;
 }
 
+/* More input wanted than there is: the block's end, or the input's.
+ * Past the chunk's own end, xz reads on into what follows (and calls
+ * that corrupt) as long as there is something to read. */
+static bool input_follows(struct lzma2_dec *d, struct unpack_io *io)
+{
+	return d->in_left == 0 || io->in_next < io->in_end || unpack_fill(io);
+}
+
+/* The chunk needed input past what it has. */
+static enum xz_status overrun(struct lzma2_dec *d, struct unpack_io *io)
+{
+	if (d->short_in != XZ_OK)
+		return d->short_in;
+	return input_follows(d, io) ? XZ_CORRUPT : XZ_TRUNCATED;
+}
+
+/* The block's uncompressed size is reached, but the stream goes on:
+ * corrupt, unless the input ends here, which xz reports first (it waits
+ * for more input before it looks at the sizes). */
+static enum xz_status output_full(struct lzma2_dec *d, struct unpack_io *io)
+{
+	if (d->at == L2_LZMA && d->in.next < d->in.end)
+		return XZ_CORRUPT;
+	if (d->at == L2_LZMA && d->short_in != XZ_OK)
+		return d->short_in;
+	return input_follows(d, io) ? XZ_CORRUPT : XZ_TRUNCATED;
+}
+
 size_t lzma2_window_size(uint32_t dict_size)
 {
 	uint64_t need = (dict_size > WINDOW_MIN ? dict_size : WINDOW_MIN)
@@ -209,6 +237,10 @@ static enum xz_status read_chunk_header(struct lzma2_dec *d, struct unpack_io *i
 		return XZ_OK;
 	}
 	if (c == CONTROL_STORED_RESET || c >= (CONTROL_LZMA | RESET_DICT << 5)) {
+		/* xz stops at a dictionary reset to make it; past the block's
+		 * uncompressed size, input waiting then is corrupt. */
+		if (d->out_left == 0 && input_follows(d, io))
+			return XZ_CORRUPT;
 		d->reset_dict = true;
 		d->need_dict_reset = false;
 		d->need_props = true;
@@ -234,8 +266,10 @@ static enum xz_status copy_stored(struct lzma2_dec *d, struct unpack_io *io)
 				   min_u64(d->in_left, d->out_left));
 	size_t got;
 
-	if (n == 0)
+	if (d->in_left == 0)
 		return XZ_CORRUPT;      /* the block ends inside the chunk */
+	if (d->out_left == 0)
+		return output_full(d, io);
 	got = xz_read(io, w->buf.data + w->pos, n);
 	w->pos += got;
 	d->chunk_left -= (uint32_t)got;
@@ -248,20 +282,13 @@ static enum xz_status copy_stored(struct lzma2_dec *d, struct unpack_io *io)
 	return XZ_OK;
 }
 
-/* Input the chunk needed past what it has: corrupt, unless the input
- * or the block ended first. */
-static enum xz_status overrun(const struct lzma2_dec *d)
-{
-	return d->short_in == XZ_OK ? XZ_CORRUPT : d->short_in;
-}
-
 /* The end of an LZMA chunk: the range coder ends at its last byte. */
-static enum xz_status finish_lzma_chunk(struct lzma2_dec *d)
+static enum xz_status finish_lzma_chunk(struct lzma2_dec *d, struct unpack_io *io)
 {
 	bool exact = lzma_chunk_finished(d->lzma, &d->in);
 
 	if (d->in.next > d->in.end)
-		return overrun(d);
+		return overrun(d, io);
 	if (!exact || d->short_in != XZ_OK)
 		return XZ_CORRUPT;
 	d->at = L2_CONTROL;
@@ -269,7 +296,7 @@ static enum xz_status finish_lzma_chunk(struct lzma2_dec *d)
 }
 
 /* LZMA symbols into the window, as far as it has room. */
-static enum xz_status run_lzma(struct lzma2_dec *d)
+static enum xz_status run_lzma(struct lzma2_dec *d, struct unpack_io *io)
 {
 	struct lz_window *w = &d->win;
 	size_t start = w->pos;
@@ -287,13 +314,13 @@ static enum xz_status run_lzma(struct lzma2_dec *d)
 	d->chunk_left -= (uint32_t)(w->pos - start);
 	d->out_left -= w->pos - start;
 	if (res == LZMA_OVERRUN)
-		return overrun(d);
+		return overrun(d, io);
 	if (res == LZMA_BAD)
 		return XZ_CORRUPT;
 	if (d->chunk_left == 0)
-		return res == LZMA_CUT ? XZ_CORRUPT : finish_lzma_chunk(d);
+		return res == LZMA_CUT ? XZ_CORRUPT : finish_lzma_chunk(d, io);
 	if (d->out_left == 0)
-		return XZ_CORRUPT;      /* more output than the block says */
+		return output_full(d, io);
 	return XZ_OK;
 }
 
@@ -315,7 +342,7 @@ enum xz_status lzma2_decode(struct lzma2_dec *d, struct unpack_io *io)
 		st = make_room(d, &d->release);
 		if (st != XZ_OK || d->release)
 			break;
-		st = d->at == L2_LZMA ? run_lzma(d) : copy_stored(d, io);
+		st = d->at == L2_LZMA ? run_lzma(d, io) : copy_stored(d, io);
 	}
 	return st;
 }

@@ -39,19 +39,21 @@ struct block {
 };
 
 /* The filters xz knows: the name a message gives, the switch that
- * builds ours (NULL: none does). */
+ * builds ours (NULL: built in; "": zerobox has none), and the alignment
+ * of a branch filter's start offset. */
 static const struct {
-	unsigned char id;
+	unsigned char id, align;
 	const char *name, *feature;
 } known_filters[] = {
-	{ XZ_FILTER_DELTA, "delta", ENABLE_FEATURE_XZ_DELTA ? NULL : "FEATURE_XZ_DELTA" },
-	{ XZ_FILTER_X86, "x86", ENABLE_FEATURE_XZ_X86 ? NULL : "FEATURE_XZ_X86" },
-	{ XZ_FILTER_POWERPC, "powerpc", "" },
-	{ XZ_FILTER_IA64, "ia64", "" },
-	{ XZ_FILTER_ARM, "arm", ENABLE_FEATURE_XZ_ARM ? NULL : "FEATURE_XZ_ARM" },
-	{ XZ_FILTER_ARMTHUMB, "armthumb", ENABLE_FEATURE_XZ_ARMTHUMB ? NULL : "FEATURE_XZ_ARMTHUMB" },
-	{ XZ_FILTER_SPARC, "sparc", "" },
-	{ XZ_FILTER_ARM64, "arm64", ENABLE_FEATURE_XZ_ARM64 ? NULL : "FEATURE_XZ_ARM64" },
+	{ XZ_FILTER_DELTA, 1, "delta", ENABLE_FEATURE_XZ_DELTA ? NULL : "FEATURE_XZ_DELTA" },
+	{ XZ_FILTER_X86, 1, "x86", ENABLE_FEATURE_XZ_X86 ? NULL : "FEATURE_XZ_X86" },
+	{ XZ_FILTER_POWERPC, 4, "powerpc", "" },
+	{ XZ_FILTER_IA64, 16, "ia64", "" },
+	{ XZ_FILTER_ARM, 4, "arm", ENABLE_FEATURE_XZ_ARM ? NULL : "FEATURE_XZ_ARM" },
+	{ XZ_FILTER_ARMTHUMB, 2, "armthumb",
+	  ENABLE_FEATURE_XZ_ARMTHUMB ? NULL : "FEATURE_XZ_ARMTHUMB" },
+	{ XZ_FILTER_SPARC, 4, "sparc", "" },
+	{ XZ_FILTER_ARM64, 4, "arm64", ENABLE_FEATURE_XZ_ARM64 ? NULL : "FEATURE_XZ_ARM64" },
 };
 
 size_t xz_check_size(unsigned check)
@@ -112,6 +114,8 @@ static enum xz_status set_stage(struct xz_dec *x, struct xz_filter *f, uint64_t 
 		return XZ_UNSUPPORTED;
 	if (id == XZ_FILTER_DELTA ? size != 1 : size != 0 && size != 4)
 		return XZ_UNSUPPORTED;
+	if (size == 4 && get_le32(props) % known_filters[i].align)
+		return XZ_UNSUPPORTED;
 	if (known_filters[i].feature) {
 		x->absent = known_filters[i].name;
 		x->absent_feature = known_filters[i].feature;
@@ -147,7 +151,8 @@ static enum xz_status parse_filters(struct xz_dec *x, struct block *b, unsigned 
 		size_t n = xz_get_vli(p, end, &id);
 		enum xz_status st;
 
-		if (!n)
+		/* IDs from 2^62 are reserved for a program's internal use. */
+		if (!n || id >= UINT64_C(1) << 62)
 			return XZ_CORRUPT;
 		p += n;
 		n = xz_get_vli(p, end, &size);
@@ -309,6 +314,8 @@ static enum xz_status take_output(struct xz_dec *x, struct block *b, bool last)
 	size_t from = w->done, upto;
 	enum xz_status st = XZ_OK;
 
+	if (!data)
+		return XZ_OK;   /* nothing yet, not even a window */
 	w->done = w->pos;
 	if (b->stages) {
 		w->kept = w->pos;
