@@ -293,6 +293,14 @@ $(O)/unit/test_bmapfile: $(O)/testsuite/unit/test_bmapfile.o $(BMAPFILE_OBJ) \
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(BMAPFILE_OBJ) $(LIBBB_OBJS) $(LDLIBS)
 
+# The .xz decoder's unit test feeds it from memory: the front end's
+# calls go to the test's own (as the fuzz harnesses' exit does), and it
+# reads the test files of testsuite/xz/.
+UNPACK_WRAP := -Wl,--wrap=unpack_fill -Wl,--wrap=unpack_read_failed \
+	-Wl,--wrap=unpack_write -Wl,--wrap=unpack_error
+$(O)/testsuite/unit/test_xz.o: ALL_CFLAGS += -DXZ_DIR='"$(CURDIR)/testsuite/xz"'
+$(O)/unit/test_xz: ALL_LDFLAGS += $(UNPACK_WRAP)
+
 # ---- configuration ---------------------------------------------------
 
 KCONFIG_ENV = srctree='$(CURDIR)' ZB_BUILD_DIR='$(abspath $(O))' \
@@ -400,7 +408,7 @@ endif
 # make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
-FUZZ_TARGETS := parse_size operands conv bmapfile mapfile
+FUZZ_TARGETS := parse_size operands conv bmapfile mapfile xz
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
@@ -435,6 +443,10 @@ fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 		fi; \
 	done
 
+# The .xz harness is fed by a front end in memory (UNPACK_WRAP, above).
+$(O)/fuzz/fuzz_xz: FUZZ_CFLAGS += $(UNPACK_WRAP)
+$(O)/unit/test_fuzz_xz: ALL_LDFLAGS += $(UNPACK_WRAP)
+$(O)/fuzz/fuzz_xz $(O)/unit/test_fuzz_xz: libbb/xz.h testsuite/unit/unpack_feed.h
 $(O)/fuzz/fuzz_%: testsuite/fuzz/fuzz_%.c $(FUZZ_DEPS) $(AUTOCONF)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(@D)
