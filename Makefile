@@ -241,10 +241,10 @@ $(KERNEL_INCLUDE):
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
-# The .xz decoder's inner loops are built for speed, the rest for size
-# (docs/unpack.md has what each costs).
-HOT_OBJS := $(O)/libbb/lzma_dec.o $(O)/libbb/crc64.o
-$(HOT_OBJS): ALL_CFLAGS += -O2
+# FEATURE_XZ_FAST builds the .xz decoder's inner loops for speed, the
+# rest stays built for size (docs/unpack.md has what each costs).
+XZ_FAST_OBJS := $(O)/libbb/lzma_dec.o $(O)/libbb/crc64.o
+$(XZ_FAST_OBJS): ALL_CFLAGS += $(if $(shell grep -s '^\#define ENABLE_FEATURE_XZ_FAST 1' $(AUTOCONF)),-O2)
 
 # Generated files are written only when their content changes; the stamps
 # remember that the generator ran.  The empty recipes make make look at

@@ -5,8 +5,9 @@
  * frames it: it starts each chunk's range coder and says where the
  * chunk's output ends.
  *
- * The whole decoder lives in lzma_decode's locals while it runs; the
- * helpers below are forced inline so that they stay there.  The range
+ * The whole decoder lives in lzma_decode's locals while it runs; built
+ * for speed, the helpers below are forced inline so that they stay
+ * there.  The range
  * coder normalises before each bit, as the format's reference decoders
  * do, so it has read exactly the bytes a symbol needed when the symbol
  * ends; its arithmetic is theirs to the bit, also on corrupt input.
@@ -15,7 +16,14 @@
 
 #include "xz.h"
 
+/* FEATURE_XZ_FAST: every coder is forced inline (its trees unrolled)
+ * into the one decode loop, and the Makefile builds this file with -O2;
+ * else the compiler decides, for size. */
+#if ENABLE_FEATURE_XZ_FAST
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE static
+#endif
 
 enum {
 	RC_TOP = 1u << 24,      /* normalise below this */
@@ -202,31 +210,25 @@ ALWAYS_INLINE uint32_t decode_dist(struct rc *rc, uint16_t *p, unsigned len)
 	return dist + rc_tree_reverse(rc, &p[P_ALIGN], 4);
 }
 
-/* A literal byte: a plain tree, or after a match, first a tree that
- * follows the byte at the last distance (match) as long as the decoded
- * bits agree with its bits: while they do, mode is 0x100 and the match
- * bit picks the second or third 0x100 probabilities; from the first
- * difference on, mode is 0 and the plain ones serve. */
-ALWAYS_INLINE unsigned decode_literal(struct rc *rc, uint16_t *lit, bool after_match,
+/* A literal byte through the tree at lit.  After a match the tree
+ * first follows the byte at the last distance (match) as long as the
+ * decoded bits agree with its bits: while they do, mode is 0x100 and
+ * the match bit picks the second or third 0x100 probabilities; from the
+ * first difference on (and for a plain literal from the start), mode is
+ * 0 and the first 0x100 serve. */
+ALWAYS_INLINE unsigned decode_literal(struct rc *rc, uint16_t *lit, unsigned mode,
 				      unsigned match)
 {
 	unsigned sym = 1;
 
-	if (!after_match) {
-		for (int i = 0; i < 8; i++)
-			sym = sym << 1 | rc_bit(rc, &lit[sym]);
-	} else {
-		unsigned mode = 0x100;
+	for (int i = 0; i < 8; i++) {
+		unsigned match_bit, bit;
 
-		for (int i = 0; i < 8; i++) {
-			unsigned match_bit, bit;
-
-			match <<= 1;
-			match_bit = match & mode;
-			bit = rc_bit(rc, &lit[mode + match_bit + sym]);
-			sym = sym << 1 | bit;
-			mode &= ~(match_bit ^ bit << 8);
-		}
+		match <<= 1;
+		match_bit = match & mode;
+		bit = rc_bit(rc, &lit[mode + match_bit + sym]);
+		sym = sym << 1 | bit;
+		mode &= ~(match_bit ^ bit << 8);
 	}
 	return sym & 0xff;
 }
@@ -304,6 +306,8 @@ enum lzma_result lzma_decode(struct lzma_dec *d, struct lz_window *w,
 
 	for (;;) {
 		unsigned pos_state;
+		uint16_t *lens;
+		bool fresh;
 
 		if (len) {
 			/* A match: what fits before out_end. */
@@ -327,27 +331,23 @@ enum lzma_result lzma_decode(struct lzma_dec *d, struct lz_window *w,
 			bool after_match = state >= FIRST_MATCH_STATE;
 			unsigned match = after_match ? window_byte(w, pos, (size_t)rep0 + 1) : 0;
 
-			dict[pos] = (unsigned char)decode_literal(&rc, lit, after_match, match);
+			dict[pos] = (unsigned char)decode_literal(&rc, lit,
+				after_match ? 0x100 : 0, match);
 			pos++;
 			state = state < 4 ? 0 : state < 10 ? state - 3 : state - 6;
 			continue;
 		}
-		if (!rc_bit(&rc, &p[P_IS_REP + state])) {
-			len = decode_len(&rc, &p[P_LEN], pos_state);
-			d->rep[3] = d->rep[2];
-			d->rep[2] = d->rep[1];
-			d->rep[1] = rep0;
-			rep0 = decode_dist(&rc, p, len);
+		/* A match: a new distance (after its length), the last one
+		 * for a single byte, or one of the last four. */
+		lens = &p[P_REP_LEN];
+		fresh = !rc_bit(&rc, &p[P_IS_REP + state]);
+		if (fresh) {
+			lens = &p[P_LEN];
 			state = state < FIRST_MATCH_STATE ? 7 : 10;
 		} else if (!rc_bit(&rc, &p[P_IS_REP0 + state])) {
-			if (!rc_bit(&rc, &p[P_IS_REP0_LONG + state * LZMA_POS_STATES_MAX + pos_state])) {
-				/* One byte from the last distance. */
-				state = state < FIRST_MATCH_STATE ? 9 : 11;
+			if (!rc_bit(&rc, &p[P_IS_REP0_LONG + state * LZMA_POS_STATES_MAX + pos_state]))
 				len = 1;
-			} else {
-				len = decode_len(&rc, &p[P_REP_LEN], pos_state);
-				state = state < FIRST_MATCH_STATE ? 8 : 11;
-			}
+			state = state < FIRST_MATCH_STATE ? (len ? 9 : 8) : 11;
 		} else {
 			uint32_t dist = d->rep[1];
 
@@ -361,8 +361,15 @@ enum lzma_result lzma_decode(struct lzma_dec *d, struct lz_window *w,
 			}
 			d->rep[1] = rep0;
 			rep0 = dist;
-			len = decode_len(&rc, &p[P_REP_LEN], pos_state);
 			state = state < FIRST_MATCH_STATE ? 8 : 11;
+		}
+		if (!len)
+			len = decode_len(&rc, lens, pos_state);
+		if (fresh) {
+			d->rep[3] = d->rep[2];
+			d->rep[2] = d->rep[1];
+			d->rep[1] = rep0;
+			rep0 = decode_dist(&rc, p, len);
 		}
 		/* The end marker's distance (2^32 - 1) fails here too. */
 		if (rep0 >= dict_size || (!wrapped && rep0 >= pos)) {
