@@ -35,11 +35,11 @@ static void write_back(int fd, uint64_t start, uint64_t len)
 			| SYNC_FILE_RANGE_WAIT_AFTER);
 }
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
+void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 			uint64_t offset, uint64_t window)
 {
 	cd->fd = fd;
-	cd->writing = writing;
+	cd->writing = use == CACHE_WRITING;
 	cd->start = offset;
 	cd->window = window;
 	/* The first window that starts at or after offset; the part of the

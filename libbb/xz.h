@@ -11,7 +11,6 @@
 #define ZEROBOX_XZ_H
 
 #include "libbb.h"
-#include "unpack_tmp.h"
 
 /* What went wrong, one word per message xz prints (xz_dec.c prints it). */
 enum xz_status {

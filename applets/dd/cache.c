@@ -19,13 +19,15 @@ static struct dd_cache_state {
 } cache_state;
 
 static void start_side(struct nocache_side *side, const struct io_end *end,
-		       unsigned flags, uint64_t offset, bool output)
+		       unsigned flags, uint64_t offset, enum dd_side which)
 {
 	mode_t mode = end->st.st_mode;
+	bool output = which == OUTPUT_SIDE;
 
 	side->on = (flags & FLAG_NOCACHE) && (S_ISREG(mode) || S_ISBLK(mode));
 	if (side->on)
-		cache_dropper_init(&side->dropper, end->fd, output, offset,
+		cache_dropper_init(&side->dropper, end->fd,
+				   output ? CACHE_WRITING : CACHE_READING, offset,
 				   output && S_ISBLK(mode) ? DEVICE_CACHE_WINDOW
 				   : CACHE_WINDOW);
 }
@@ -38,9 +40,9 @@ void setup_nocache(struct dd_run *run)
 	    || !((opt->input_flags | opt->output_flags) & FLAG_NOCACHE))
 		return;
 	start_side(&cache_state.in, &run->in, opt->input_flags,
-		   run->tally.in_offset, false);
+		   run->tally.in_offset, INPUT_SIDE);
 	start_side(&cache_state.out, &run->out, opt->output_flags,
-		   run->tally.out_offset, true);
+		   run->tally.out_offset, OUTPUT_SIDE);
 	run->cache = &cache_state;
 }
 

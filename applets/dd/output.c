@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* The output block being filled (two buffers). */
 static struct {
@@ -23,7 +23,7 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		size_t room, chunk;
 
 		if (staged.fill == run->obuf.capacity)
-			grow_buffer(run, true, staged.fill + len);
+			grow_buffer(run, OUTPUT_SIDE, staged.fill + len);
 		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
 			- staged.fill;
 		chunk = len < room ? len : room;
@@ -32,8 +32,8 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		data += chunk;
 		len -= chunk;
 		if (staged.fill == block) {
-			staged.outcome = write_tallied(run, run->obuf.data,
-						       block, true);
+			staged.outcome = write_counted(run, run->obuf.data,
+						       block, WRITE_BLOCK);
 			staged.fill = 0;
 		}
 	}
@@ -58,7 +58,7 @@ enum dd_stop flush_output(struct dd_run *run)
 	size_t fill = staged.fill;
 
 	staged.fill = 0;
-	return fill ? write_tallied(run, run->obuf.data, fill, false) : STOP_NONE;
+	return fill ? write_counted(run, run->obuf.data, fill, WRITE_RECORD) : STOP_NONE;
 }
 
 /* This takes a second fstat, as in GNU (whose failure GNU reports). */
@@ -101,7 +101,7 @@ bool sync_output(struct dd_run *run)
 	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
 		(void)write_out_with_progress(run, fd);
 	if ((run->opt->conv & CONV_FDATASYNC)
-	    && sync_with_progress(run, fd, true) != 0) {
+	    && sync_with_progress(run, fd, SYNC_DATA) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",
 				      quote_always(run->out.name));
@@ -109,7 +109,7 @@ bool sync_output(struct dd_run *run)
 		}
 		want_fsync = true;
 	}
-	if (want_fsync && sync_with_progress(run, fd, false) != 0) {
+	if (want_fsync && sync_with_progress(run, fd, SYNC_ALL) != 0) {
 		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
 		ok = false;
 	}

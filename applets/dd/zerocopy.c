@@ -8,7 +8,7 @@
 
 enum {
 	COALESCED_STEP = 64 << 20,    /* progress and SIGUSR1 still come soon */
-	WHOLE_PIPE_STEP = 64 << 10,   /* a 64 KiB pipe goes best filled whole */
+	WHOLE_PIPE_STEP = 64 << 10,   /* the default pipe, filled whole */
 	READ_AHEAD_SIZE = 256 << 10,
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
@@ -27,8 +27,8 @@ static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch
 static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 			       uint64_t limit)
 {
-	tally_coalesced(run, moved, false);
-	tick(run);
+	tally_coalesced(run, moved, COALESCED_SO_FAR);
+	housekeep(run);
 	return moved >= limit;
 }
 
@@ -54,15 +54,18 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 
 		if (n > 0) {
 			moved += (uint64_t)n;
-			tally_moved(run, (uint64_t)n, !ch->zeros);
+			if (ch->zeros)
+				tally_output(run, (uint64_t)n);
+			else
+				tally_moved(run, (uint64_t)n);
 			continue;
 		}
-		if (n < 0 && retry_after(run))
+		if (n < 0 && transfer_retry(&run->transfer))
 			continue;
 		at_end = n == 0 && input_at_end(run, ch);
 		break;
 	}
-	tally_coalesced(run, moved, at_end);
+	tally_coalesced(run, moved, at_end ? COALESCED_AT_END : COALESCED_SO_FAR);
 	return at_end;
 }
 
@@ -77,14 +80,14 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 
 		if (n > 0) {
 			written += (size_t)n;
-		} else if (n == 0 || !retry_after(run)) {
-			grow_buffer(run, false, ch->in_pipe);
+		} else if (n == 0 || !transfer_retry(&run->transfer)) {
+			grow_buffer(run, INPUT_SIDE, ch->in_pipe);
 			run->pending = copy_channel_take_back(ch, run->ibuf.data);
 			tally_carry(run, 0, written);
 			return false;
 		}
 		if (ch->in_pipe)
-			tick(run);
+			housekeep(run);
 	}
 	return true;
 }
@@ -98,7 +101,7 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		size_t size, held = 0, moved;
 		ssize_t n;
 
-		tick(run);
+		housekeep(run);
 		if (!next_record_size(run, &size))
 			return true;
 		/* Only a pipe (never via_pipe's) cuts a splice short. */
@@ -107,7 +110,7 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		do
 			n = via_pipe ? copy_channel_fill(ch, size)
 				: copy_channel_step(ch, size);
-		while (n < 0 && retry_after(run));
+		while (n < 0 && transfer_retry(&run->transfer));
 		/* Only the fill's 0 is surely the end: else a read tells. */
 		if (n <= 0)
 			return n == 0 && via_pipe;
@@ -116,14 +119,14 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		for (moved = (size_t)n; moved < held; moved += (size_t)n) {
 			do
 				n = copy_channel_step(ch, held - moved);
-			while (n < 0 && retry_after(run));
+			while (n < 0 && transfer_retry(&run->transfer));
 			if (n <= 0) {
 				tally_carry(run, moved, moved);
 				return false;
 			}
 		}
 		if (moved < size)
-			process_signals(run);   /* it may have cut it short */
+			transfer_act_on_signals(&run->transfer);   /* it may have cut it short */
 		note_read_size(run, (ssize_t)moved, size);
 		tally_read(run, moved);
 		if (via_pipe && !drain_record(run, ch))
@@ -155,7 +158,7 @@ static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 		*done = len;
 		return true;
 	}
-	*done = write_step(run, data, len);
+	*done = write_bytes(run, data, len);
 	return *done == len;
 }
 
@@ -207,7 +210,7 @@ static bool copy_read_ahead(struct dd_run *run)
 				break;
 			if (hole > 0) {
 				moved += (uint64_t)hole;
-				tally_moved(run, (uint64_t)hole, true);
+				tally_moved(run, (uint64_t)hole);
 				continue;
 			}
 			n = read_restarting(run, buf.data,
@@ -224,8 +227,8 @@ static bool copy_read_ahead(struct dd_run *run)
 		at += done;
 		held -= done;
 		moved += done;
-		tally_moved(run, done, true);
-		if (!whole && !(done == 0 && retry_after(run)))
+		tally_moved(run, done);
+		if (!whole && !(done == 0 && transfer_retry(&run->transfer)))
 			break;
 	}
 	/* The record loop reads on from what was written; a hole the input
@@ -235,11 +238,14 @@ static bool copy_read_ahead(struct dd_run *run)
 		report_seek_error(&run->in);
 		at_end = true;
 	}
-	tally_coalesced(run, moved, at_end);
+	tally_coalesced(run, moved, at_end ? COALESCED_AT_END : COALESCED_SO_FAR);
 	lazy_buffer_free(&buf);
 	return at_end;
 }
 
+/* The zero-copy mover plan.c picked: true when it finished the copy (or
+ * lost its place, reported); false hands the rest to the record loop,
+ * where it stands. */
 bool copy_zerocopy(struct dd_run *run)
 {
 	const struct dd_plan *plan = &run->plan;

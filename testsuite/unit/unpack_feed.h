@@ -1,8 +1,8 @@
 /*
  * unpack_feed.h - a decompressors' front end in memory, for the unit
  * test and the fuzz harness of the .xz decoder (test_xz.c, fuzz_xz.c):
- * the four calls a decoder makes (unpack_fill, unpack_read_failed,
- * unpack_write, unpack_error) are wrapped at link time (-Wl,--wrap, as
+ * the calls a decoder makes (unpack_fill, unpack_read_failed,
+ * unpack_write, unpack_error, unpack_warn) are wrapped at link time (-Wl,--wrap, as
  * the fuzz harnesses wrap exit) to these, which hand the input over in
  * pieces of a chosen size, each in a buffer of its own (so that ASan
  * sees a read past a piece), and keep the output and the messages.
@@ -38,6 +38,7 @@ bool __wrap_unpack_fill(struct unpack_io *io);
 bool __wrap_unpack_read_failed(const struct unpack_io *io);
 int __wrap_unpack_write(struct unpack_io *io, const void *data, size_t len);
 void __wrap_unpack_error(struct unpack_io *io, const char *what);
+void __wrap_unpack_warn(struct unpack_io *io, const char *what);
 
 bool __wrap_unpack_fill(struct unpack_io *io)
 {
@@ -93,6 +94,12 @@ void __wrap_unpack_error(struct unpack_io *io, const char *what)
 	size_t n = strlen(feed->msgs);
 
 	snprintf(feed->msgs + n, sizeof(feed->msgs) - n, "%s: %s\n", io->name, what);
+}
+
+void __wrap_unpack_warn(struct unpack_io *io, const char *what)
+{
+	if (!io->quiet)
+		__wrap_unpack_error(io, what);
 }
 
 struct outcome {

@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "entries.h"
 #include "bmap.h"
 
 /* Reads and writes go in steps of this much: few syscalls, and peak
@@ -218,7 +218,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, BMAP_STEP)))
 			return false;
 		tally_passed(run, bmap.image_pos - before, 0);
-		tick(run);
+		housekeep(run);
 	}
 	return true;
 }
@@ -311,15 +311,15 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 				     quote_always(run->in.name));
 			return STOP_INPUT_FAILED;
 		}
-		done = write_step(run, bmap.buf.data, len);
-		tally_moved(run, done, true);
+		done = write_bytes(run, bmap.buf.data, len);
+		tally_moved(run, done);
 		bmap.mapped_done += done;
-		tally_coalesced(run, bmap.mapped_done, true);
+		tally_coalesced(run, bmap.mapped_done, COALESCED_AT_END);
 		if (done != len) {
-			report_write_error(run, false);
+			report_write_error(run, WRITE_RECORD);
 			return STOP_WRITE_FAILED;
 		}
-		tick(run);
+		housekeep(run);
 	}
 	return STOP_NONE;
 }

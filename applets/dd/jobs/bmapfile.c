@@ -440,18 +440,10 @@ static enum bmap_step text_byte(struct bmap_parser *p, unsigned char c)
 }
 
 /* One byte through the lexer. */
-static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
+/* The lexer inside "<?", "<!" and comments, and just after a '<'. */
+static enum bmap_step lex_markup(struct bmap_parser *p, unsigned char c)
 {
-	/* The end-tag name goes to the spare last slot. */
-	char *end_slot = p->names[ARRAY_SIZE(p->names) - 1];
-
 	switch ((enum lex_state)p->state) {
-	case LEX_TEXT:
-		if (c == '<') {
-			p->state = LEX_LT;
-			return BMAP_MORE;
-		}
-		return text_byte(p, c);
 	case LEX_LT:
 		p->name_len = 0;
 		p->name_truncated = false;
@@ -463,7 +455,7 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			p->markup_step = 0;
 		} else if (c == '/') {
 			p->state = LEX_END_NAME;
-			end_slot[0] = '\0';
+			p->names[ARRAY_SIZE(p->names) - 1][0] = '\0';   /* the end tag's slot */
 		} else if (is_name_char(c) && c != '-' && c != '.') {
 			if (p->depth >= ARRAY_SIZE(p->names) - 1)
 				return fail(p, "elements nested too deeply");
@@ -495,6 +487,15 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			p->state = LEX_TEXT;
 		p->markup_step = c == '?';
 		return BMAP_MORE;
+	default:
+		return fail(p, "internal: unknown lexer state");
+	}
+}
+
+/* The lexer in a start tag: its name, its attributes. */
+static enum bmap_step lex_start_tag(struct bmap_parser *p, unsigned char c)
+{
+	switch ((enum lex_state)p->state) {
 	case LEX_START_NAME:
 		if (is_name_char(c)) {
 			name_byte(p, p->names[p->depth], c);
@@ -561,6 +562,18 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			return fail(p, "a '<' inside an attribute value");
 		value_byte(p, c);
 		return BMAP_MORE;
+	default:
+		return fail(p, "internal: unknown lexer state");
+	}
+}
+
+/* The lexer in an end tag, or after the '/' of an empty element. */
+static enum bmap_step lex_end_tag(struct bmap_parser *p, unsigned char c)
+{
+	/* The end-tag name goes to the spare last slot. */
+	char *end_slot = p->names[ARRAY_SIZE(p->names) - 1];
+
+	switch ((enum lex_state)p->state) {
 	case LEX_EMPTY_CLOSE:
 		if (c != '>')
 			return fail(p, "a '/' in a tag not followed by '>'");
@@ -582,8 +595,33 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			return fail(p, "a bad character in an end tag");
 		p->state = LEX_TEXT;
 		return end_element(p);
+	default:
+		return fail(p, "internal: unknown lexer state");
 	}
-	return fail(p, "internal: unknown lexer state");
+}
+
+/* One byte of the map's text, by the lexer's state. */
+static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
+{
+	switch ((enum lex_state)p->state) {
+	case LEX_TEXT:
+		if (c == '<') {
+			p->state = LEX_LT;
+			return BMAP_MORE;
+		}
+		return text_byte(p, c);
+	case LEX_LT:
+	case LEX_BANG:
+	case LEX_COMMENT:
+	case LEX_PI:
+		return lex_markup(p, c);
+	case LEX_EMPTY_CLOSE:
+	case LEX_END_NAME:
+	case LEX_END_SPACE:
+		return lex_end_tag(p, c);
+	default:
+		return lex_start_tag(p, c);
+	}
 }
 
 static void hash(struct bmap_parser *p, const void *data, size_t len)

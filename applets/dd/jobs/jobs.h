@@ -1,0 +1,43 @@
+/*
+ * jobs.h - the hooks by which dd's core reaches the jobs built on it
+ * (applets/dd/jobs/: bmap=, conv=verify, the zeroing mover, the final
+ * sync's progress), each job behind its own switch.  The core knows the
+ * jobs by these names alone; what the jobs' files share is entries.h's.
+ */
+#ifndef ZEROBOX_DD_JOBS_H
+#define ZEROBOX_DD_JOBS_H
+
+#include "../dd.h"
+
+/* jobs.c: dd.c's outline, step by step. */
+void jobs_prepare(struct dd_run *run);
+void jobs_output_opened(struct dd_run *run);
+void jobs_start(struct dd_run *run);
+bool jobs_copy(struct dd_run *run, enum dd_stop *stop);
+void jobs_finish(struct dd_run *run, enum dd_stop stop);
+void jobs_report(struct dd_run *run);
+
+/* zeroout.c (FEATURE_DD_ZEROOUT), for plan.c: whether the zeroing mover
+ * fits (a pure function of the operands, the plan and the ends). */
+bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
+		     const struct io_end *in, const struct io_end *out);
+
+/* syncwait.c, for output.c's final syncs: a sync with the progress line
+ * kept up while it runs (status=progress).  Returns 0, or -1 with errno,
+ * as fsync does. */
+enum dd_sync { SYNC_DATA, SYNC_ALL };   /* fdatasync, fsync */
+int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
+/* Its first half: with status=progress, write out what the page cache
+ * holds of the output, the line kept up; otherwise nothing.  Returns 0,
+ * or -1 with errno; a file that can't do it (a pipe) returns 0. */
+int write_out_with_progress(struct dd_run *run, int fd);
+
+/* verify_hold.c (FEATURE_DD_VERIFY), for recordio.c's writes, with
+ * conv=verify armed (run->verify).  Before a write of len bytes: keep
+ * what falls in the held first block (moving the output's offset past
+ * it); returns how many bytes of data that took, which are not to be
+ * written.  After it: len bytes of data went to the output. */
+size_t verify_hold(struct dd_run *run, const unsigned char *data, size_t len);
+void verify_written(struct dd_run *run, const unsigned char *data, size_t len);
+
+#endif
