@@ -57,9 +57,8 @@ static enum xz_status stream_header(struct xz_dec *x, const unsigned char *h)
 		return XZ_UNSUPPORTED;
 	x->check = h[7];
 	if (x->check != 0 && x->check != 1 && x->check != 4 && x->check != 10) {
-		if (!x->io->quiet)
-			unpack_error(x->io, "Unsupported type of integrity check; "
-				     "not verifying file integrity");
+		unpack_warn(x->io, "Unsupported type of integrity check; "
+			    "not verifying file integrity");
 		x->warned = true;
 	}
 	xz_index_sum_init(&x->blocks);
@@ -210,9 +209,19 @@ static enum xz_status decode_file(struct xz_dec *x)
 	bool more = true;
 
 	if (n < sizeof(header_magic) || memcmp(h, header_magic, sizeof(header_magic))) {
-		if (n == STREAM_HEADER_SIZE && xz_read(x->io, h + n, 1) == 1 && looks_like_lzma(h))
+		if (n == STREAM_HEADER_SIZE)
+			n += xz_read(x->io, h + n, 1);
+		if (n > STREAM_HEADER_SIZE && looks_like_lzma(h))
 			return XZ_LZMA_ALONE;
-		return unpack_read_failed(x->io) ? XZ_TRUNCATED : XZ_NOT_XZ;
+		if (unpack_read_failed(x->io))
+			return XZ_TRUNCATED;
+		/* -cf: not .xz, so as it is, as xz -cdf does (a failure
+		 * there was reported); xz -tf still refuses it. */
+		if (!x->io->copy_unknown || x->io->to_null)
+			return XZ_NOT_XZ;
+		if (unpack_write(x->io, h, n) != 0 || unpack_copy_rest(x->io) != UNPACK_OK)
+			return XZ_WRITE_FAILED;
+		return XZ_OK;
 	}
 	if (n < STREAM_HEADER_SIZE)
 		return XZ_TRUNCATED;
