@@ -587,17 +587,30 @@ void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 
-/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256.c, sha_blocks.c) */
+/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256*.c, sha_blocks.c) */
+
+/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
+ * whole(ctx, blocks, count) gets every block that len more bytes of data
+ * complete, in order, straight from data where they are whole there
+ * (count may be 0); the rest waits in pending, *fill of block_size
+ * bytes, for the next call. */
+typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
+			     size_t count);
+void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
+		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
 /* FIPS 180-4's hashes, for bmap files: sha1_init or sha256_init picks
  * the hash, sha_update takes any number of bytes, sha_final writes the
- * digest (the context must be initialized again before another use). */
+ * digest (the context must be initialized again before another use).
+ * SHA-256 uses the CPU's SHA instructions where it has them (x86 SHA-NI,
+ * ARMv8 SHA2), unless the environment has ZEROBOX_SHA_PORTABLE (a test
+ * hook, read at the first sha256_init). */
 enum { SHA_BLOCK_SIZE = 64, SHA1_DIGEST_SIZE = 20, SHA256_DIGEST_SIZE = 32 };
 
 struct sha_ctx {
 	uint32_t state[8];
 	unsigned words;                  /* of state, that make the digest */
-	void (*compress)(uint32_t *state, const unsigned char *block);
+	whole_blocks_fn *compress;       /* (this context, blocks, count) */
 	uint64_t length;                 /* bytes hashed so far */
 	size_t fill;                     /* bytes waiting in block */
 	unsigned char block[SHA_BLOCK_SIZE];
@@ -608,15 +621,6 @@ void sha256_init(struct sha_ctx *ctx);
 void sha_update(struct sha_ctx *ctx, const void *data, size_t len);
 /* SHA1_DIGEST_SIZE or SHA256_DIGEST_SIZE bytes, as the hash is. */
 void sha_final(struct sha_ctx *ctx, unsigned char *digest);
-
-/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
- * whole(ctx, blocks, count) gets every block that len more bytes of data
- * complete, in order; the rest waits in pending, *fill of block_size
- * bytes, for the next call. */
-typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
-			     size_t count);
-void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
-		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
 /* ---- CRC-32 (crc32.c) ---------------------------------------------- */
 
