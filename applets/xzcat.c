@@ -58,29 +58,24 @@
 
 //applet:xzcat xz_unpack_main XZCAT
 //usage:[-fqt] [-M LIMIT] [FILE]...
-//usage:Decompress .xz FILEs to standard output.  With no FILE, or when FILE
-//usage:is -, read standard input.
+//usage:Decompress .xz FILEs (or standard input) to standard output.
 //usage:
-//usage:  -f        read from a terminal; copy data not in .xz format as it is
-//usage:  -M LIMIT  use at most LIMIT bytes of memory (K, M, G: KiB, MiB, GiB;
-//usage:            N% of RAM; 0 or max: no limit)
+//usage:  -f        read a terminal; copy data not in .xz format as it is
+//usage:  -M LIMIT  memory limit: bytes, K, M, G (KiB...), N% of RAM, 0: none
 //usage:  -q        no warnings
 //usage:  -t        test: decompress and check, write nothing
 
 //applet:unxz xz_unpack_main UNXZ
 //usage:[-cdfkqt] [-M LIMIT] [FILE]...
 //usage:Decompress FILE.xz to FILE (.txz to .tar), keeping its mode, owner
-//usage:and times, and remove FILE.xz.  With no FILE, or when FILE is -,
-//usage:from standard input to standard output.
+//usage:and times, and remove FILE.xz; or standard input to standard output.
 //usage:
-//usage:  -c        write to standard output, keep the files
+//usage:  -c        to standard output, keep the files
 //usage:  -d        decompress (the default)
-//usage:  -f        overwrite FILE; read from a terminal, a symbolic link or a
-//usage:            file with other links; with -c, copy data not in .xz
-//usage:            format as it is
+//usage:  -f        overwrite FILE; read a terminal, a link, a file with
+//usage:            other links; with -c, copy data not in .xz format
 //usage:  -k        keep FILE.xz
-//usage:  -M LIMIT  use at most LIMIT bytes of memory (K, M, G: KiB, MiB, GiB;
-//usage:            N% of RAM; 0 or max: no limit)
+//usage:  -M LIMIT  memory limit: bytes, K, M, G (KiB...), N% of RAM, 0: none
 //usage:  -q        no warnings
 //usage:  -t        test: decompress and check, write nothing
 

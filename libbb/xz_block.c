@@ -12,6 +12,12 @@
 
 #include "xz.h"
 
+/* Any filter before LZMA2 in this build: without one, their path out
+ * (fbuf, the stages) is compiled out. */
+#define XZ_FILTERS (ENABLE_FEATURE_XZ_X86 || ENABLE_FEATURE_XZ_ARM \
+		    || ENABLE_FEATURE_XZ_ARMTHUMB || ENABLE_FEATURE_XZ_ARM64 \
+		    || ENABLE_FEATURE_XZ_DELTA)
+
 enum {
 	BLOCK_HEADER_MAX = 1024,
 	FILTERS_MAX = 4,
@@ -169,7 +175,7 @@ static enum xz_status parse_filters(struct xz_dec *x, struct block *b, unsigned 
 			return st;
 		p += size;
 	}
-	b->stages = count - 1;
+	b->stages = XZ_FILTERS ? count - 1 : 0;
 	/* Header Padding: zeros, or a field this decoder does not know. */
 	while (p < end)
 		if (*p++)
@@ -317,7 +323,7 @@ static enum xz_status take_output(struct xz_dec *x, struct block *b, bool last)
 	if (!data)
 		return XZ_OK;   /* nothing yet, not even a window */
 	w->done = w->pos;
-	if (b->stages) {
+	if (XZ_FILTERS && b->stages) {
 		w->kept = w->pos;
 		return pass_filtered(x, b, data + from, w->pos - from, last);
 	}
@@ -342,7 +348,7 @@ static enum xz_status decode_data(struct xz_dec *x, struct block *b, uint64_t *u
 {
 	struct lzma2_dec *l = &x->lzma2;
 	uint64_t fixed = sizeof(*l->lzma) + (64 << 10) + LZMA_IN_SLACK
-		+ (b->stages ? FBUF_SIZE : 0);
+		+ (XZ_FILTERS && b->stages ? FBUF_SIZE : 0);
 	uint64_t limit = x->io->mem_limit;
 	enum xz_status st;
 
@@ -351,7 +357,7 @@ static enum xz_status decode_data(struct xz_dec *x, struct block *b, uint64_t *u
 		return XZ_MEMLIMIT;
 	if (!l->lzma && lzma2_init(l) != XZ_OK)
 		return XZ_NO_MEMORY;
-	if (b->stages && !x->fbuf.data && lazy_buffer_alloc(&x->fbuf, FBUF_SIZE))
+	if (XZ_FILTERS && b->stages && !x->fbuf.data && lazy_buffer_alloc(&x->fbuf, FBUF_SIZE))
 		return XZ_NO_MEMORY;
 	lzma2_start(l, b->dict_size, b->compressed, b->uncompressed, limit - fixed);
 	do {

@@ -242,26 +242,21 @@ static uint64_t mib_rounded_up(uint64_t n)
 
 static void report(struct xz_dec *x, enum xz_status st)
 {
+	static const char *const words[] = {
+		[XZ_CORRUPT] = "Compressed data is corrupt",
+		[XZ_TRUNCATED] = "Unexpected end of input",
+		[XZ_UNSUPPORTED] = "Unsupported options",
+		[XZ_MEMLIMIT] = "Memory usage limit reached",
+		[XZ_NO_MEMORY] = "Cannot allocate memory",
+		[XZ_NOT_XZ] = "File format not recognized",
+		[XZ_LZMA_ALONE] = "File format not recognized (.lzma is not supported)",
+	};
 	struct unpack_io *io = x->io;
-	char what[160];
+	uint64_t need = mib_rounded_up(x->mem_needed), limit = io->mem_limit;
+	char what[96];
 
-	if (st == XZ_MEMLIMIT) {
-		char limit[32];
-		uint64_t m = io->mem_limit;
-
-		unpack_error(io, "Memory usage limit reached");
-		bb_format(limit, sizeof(limit), m < (1u << 20) ? "%ju B" : "%ju MiB",
-			  (uintmax_t)(m < (1u << 20) ? m : mib_rounded_up(m)));
-		bb_error_msg("%ju MiB of memory is required. The limit is %s.",
-			     (uintmax_t)mib_rounded_up(x->mem_needed), limit);
+	if ((st == XZ_TRUNCATED && unpack_read_failed(io)) || st == XZ_WRITE_FAILED)
 		return;
-	}
-	if (st == XZ_NO_MEMORY && x->mem_needed) {
-		bb_format(what, sizeof(what), "Cannot allocate memory (%ju MiB is required)",
-			  (uintmax_t)mib_rounded_up(x->mem_needed));
-		unpack_error(io, what);
-		return;
-	}
 	if (st == XZ_UNSUPPORTED && x->absent) {
 		bb_format(what, sizeof(what), *x->absent_feature
 			  ? "Unsupported filter: %s (%s is off in this build)"
@@ -269,14 +264,14 @@ static void report(struct xz_dec *x, enum xz_status st)
 		unpack_error(io, what);
 		return;
 	}
-	if ((st == XZ_TRUNCATED && unpack_read_failed(io)) || st == XZ_WRITE_FAILED)
-		return;
-	unpack_error(io, st == XZ_CORRUPT ? "Compressed data is corrupt"
-		     : st == XZ_TRUNCATED ? "Unexpected end of input"
-		     : st == XZ_UNSUPPORTED ? "Unsupported options"
-		     : st == XZ_NO_MEMORY ? "Cannot allocate memory"
-		     : st == XZ_LZMA_ALONE ? "File format not recognized (.lzma is not supported)"
-		     : "File format not recognized");
+	unpack_error(io, words[st]);
+	/* xz's second line, with the size of what the stream needs. */
+	if (st == XZ_MEMLIMIT)
+		bb_error_msg("%ju MiB of memory is required. The limit is %ju %s.",
+			     (uintmax_t)need, (uintmax_t)(limit >> 20 ? mib_rounded_up(limit) : limit),
+			     limit >> 20 ? "MiB" : "B");
+	else if (st == XZ_NO_MEMORY && need)
+		bb_error_msg("%ju MiB of memory is required.", (uintmax_t)need);
 }
 
 enum unpack_result xz_decode(struct unpack_io *io)

@@ -4,8 +4,10 @@
 # "Hello\nWorld!\n" in stored LZMA2 chunks, with one field of the block
 # header, the LZMA2 chunks, the index, the footer or the stream header
 # changed (its CRC32 made right again where the change should not be
-# caught by it).  The names say what changed.  Filters zerobox does not
-# have (PowerPC, IA-64, SPARC) go to absent-*.xz.
+# caught by it).  The names say what changed.  Files that need one of
+# zerobox's filters are named filter-NAME-*.xz (NAME as in FEATURE_XZ_NAME,
+# lower case); filters zerobox does not have (PowerPC, IA-64, SPARC) go
+# to absent-*.xz.
 import struct
 import zlib
 
@@ -124,11 +126,21 @@ def block_headers():
               stream(block_header(filters=((0x21, props),))))
 
 
+FILTER_NAMES = {0x03: 'delta', 0x04: 'x86', 0x07: 'arm', 0x08: 'armthumb', 0x0a: 'arm64'}
+
+
+def filter_name(fid, what):
+    """craft-WHAT, or filter-NAME-WHAT for a filter zerobox has."""
+    if fid in FILTER_NAMES:
+        return 'filter-%s-%s' % (FILTER_NAMES[fid], what)
+    return 'craft-' + what
+
+
 def filter_chains():
     for fid in (0x03, 0x04, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x20, 0x22, 0x7f,
                 0x4000, (1 << 62) - 1, 1 << 62, (1 << 63) - 1):
         props = b'\x00' if fid == 3 else b''
-        write('craft-filter-%x' % fid,
+        write(filter_name(fid, 'chain-%x' % fid),
               stream(block_header(filters=((fid, props), (0x21, b'\x08')))))
     for fid in (0x05, 0x06, 0x09):
         write('absent-filter-%x' % fid,
@@ -136,15 +148,15 @@ def filter_chains():
     write('craft-chain-lzma2-lzma2', stream(block_header(filters=((0x21, b'\x08'),) * 2)))
     write('craft-chain-delta-alone', stream(block_header(filters=((0x03, b'\x00'),))))
     write('craft-chain-lzma2-x86', stream(block_header(filters=((0x21, b'\x08'), (0x04, b'')))))
-    write('craft-chain-4', stream(block_header(filters=(
+    write('filter-delta-chain-4', stream(block_header(filters=(
         (0x03, b'\x00'), (0x03, b'\x01'), (0x03, b'\x02'), (0x21, b'\x08')))))
     for fid in (0x04, 0x07, 0x08, 0x0a):
         for start in (b'\x01', b'\x00\x00', b'\x01\x00\x00\x00', b'\x02\x00\x00\x00',
                       b'\x04\x00\x00\x00', b'\x00\x00\x00\x00\x00'):
-            write('craft-bcj-%x-start-%s' % (fid, start.hex()),
+            write(filter_name(fid, 'start-' + start.hex()),
                   stream(block_header(filters=((fid, start), (0x21, b'\x08')))))
     for props in (b'', b'\x00\x00', b'\xff'):
-        write('craft-delta-props-' + (props.hex() or 'none'),
+        write('filter-delta-props-' + (props.hex() or 'none'),
               stream(block_header(filters=((0x03, props), (0x21, b'\x08')))))
 
 

@@ -49,11 +49,14 @@ static unsigned char *read_file(const char *path, size_t *len)
 
 /* ---- the official files ----------------------------------------------- */
 
-/* What the file's name promises. */
+/* What the file's name promises, in this build. */
 static enum unpack_result expected(const char *name)
 {
 	if (!strcmp(name, "unsupported-check.xz"))
 		return UNPACK_WARNING;
+	if ((strstr(name, "delta") && !ENABLE_FEATURE_XZ_DELTA)
+	    || (strstr(name, "arm64") && !ENABLE_FEATURE_XZ_ARM64))
+		return UNPACK_ERROR;
 	if (!strncmp(name, "good-", 5) && strcmp(name, "good-1-empty-bcj-lzma2.xz"))
 		return UNPACK_OK;
 	return UNPACK_ERROR;
@@ -238,6 +241,10 @@ static void test_filters_in_pieces(void)
 	static const unsigned ids[] = {
 		XZ_FILTER_X86, XZ_FILTER_ARM, XZ_FILTER_ARMTHUMB, XZ_FILTER_ARM64,
 	};
+	const bool built[] = {
+		ENABLE_FEATURE_XZ_X86, ENABLE_FEATURE_XZ_ARM,
+		ENABLE_FEATURE_XZ_ARMTHUMB, ENABLE_FEATURE_XZ_ARM64,
+	};
 	/* Bytes the filters look for, often. */
 	static const unsigned char hot[] = {
 		0xE8, 0xE9, 0x00, 0xFF, 0xEB, 0xF0, 0xF8, 0x94, 0x90, 0x97,
@@ -252,6 +259,8 @@ static void test_filters_in_pieces(void)
 	}
 	unit_begin("xz: the branch filters give the same bytes whole and in pieces");
 	for (size_t k = 0; k < ARRAY_SIZE(ids); k++) {
+		if (!built[k])
+			continue;
 		memcpy(whole, data, sizeof(data));
 		filter_in_pieces(ids[k], whole, sizeof(whole), sizeof(whole));
 		if (!memcmp(whole, data, sizeof(data)))
