@@ -40,10 +40,13 @@ static bool x86_near(unsigned char b)
  * the opcodes it had left alone in the three bytes before were few: at
  * most one, and none with a near top byte of its own.  Such a left-alone
  * opcode at distance d overlaps this operand, whose byte 3 - d is its
- * top byte; while the conversion makes that byte near, the encoder
- * flipped the bits below it and converted again, and so must we.  A
- * converted instruction is skipped whole; after one left alone, the
- * search goes on at the next byte.
+ * top byte; if the conversion makes that byte near, the encoder flipped
+ * the bits below it and converted again, and so must we.  Once is
+ * enough: below that byte, flipping and converting again gives the
+ * complement of the operand's own bits, whose byte 3 - d is not near
+ * (that opcode's top byte was not).  A converted instruction is
+ * skipped whole; after one left alone, the search goes on at the next
+ * byte.
  *
  * f->x86_alone keeps the opcodes left alone around f->x86_last (the
  * address of the last opcode looked at): bit k for the one k bytes
@@ -76,7 +79,7 @@ static size_t x86_decode(struct xz_filter *f, unsigned char *buf, size_t len)
 				unsigned d = alone == 2 ? 1 : alone == 4 ? 2 : 3;
 				unsigned shift = 24 - 8 * d;
 
-				while (x86_near((unsigned char)(dest >> shift)))
+				if (x86_near((unsigned char)(dest >> shift)))
 					dest = (dest ^ ((1u << (shift + 8)) - 1)) - (at + 5);
 			}
 			/* 25 bits, the top one repeated above them. */
