@@ -107,7 +107,6 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 {
 	struct index_reader r = { crc32_update(0, "", 1), 1 };
 	struct xz_index_sum listed;
-	unsigned char crc[4];
 	uint64_t count, unpadded, uncompressed;
 	enum xz_status st = index_vli(x, &r, &count);
 
@@ -132,12 +131,15 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 		if (st == XZ_OK && c)
 			st = XZ_CORRUPT;
 	}
-	if (st != XZ_OK)
-		return st;
-	if (xz_read(x->io, crc, 4) < 4)
-		return XZ_TRUNCATED;
+	/* The CRC32 a byte at a time: a wrong byte before the input ends
+	 * is corrupt, as xz finds it. */
+	for (int i = 0; st == XZ_OK && i < 4; i++) {
+		int c = xz_next_byte(x->io);
+
+		st = c < 0 ? XZ_TRUNCATED : c != (int)(r.crc >> (8 * i) & 0xff) ? XZ_CORRUPT : XZ_OK;
+	}
 	*size = r.size + 4;
-	return get_le32(crc) == r.crc ? XZ_OK : XZ_CORRUPT;
+	return st;
 }
 
 static enum xz_status stream_footer(struct xz_dec *x, const unsigned char *header,

@@ -186,6 +186,12 @@ def indexes():
     write('craft-index-padding', stream(h, mangle_index=lambda ix: with_crc(ix[:-5] + b'\x01' + ix[-4:])))
     write('craft-index-crc', stream(h, mangle_index=lambda ix: ix[:-1] + bytes([ix[-1] ^ 1])))
     write('craft-index-vli', stream(h, mangle_index=lambda ix: with_crc(b'\x00\x81\x00' + ix[2:])))
+    # Cut inside the index's CRC32, after a right and after a wrong byte
+    # (xz compares it a byte at a time).
+    whole = stream(h)
+    at = len(whole) - 12 - 4
+    write('craft-index-crc-cut', whole[:at + 2])
+    write('craft-index-crc-wrong-cut', whole[:at + 1] + bytes([whole[at + 1] ^ 1]))
 
 
 def footers():
