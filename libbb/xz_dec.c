@@ -122,8 +122,6 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 		if (st == XZ_OK)
 			xz_index_sum_add(&listed, unpadded, uncompressed);
 	}
-	if (st == XZ_OK && !index_sums_equal(&listed, &x->blocks))
-		st = XZ_CORRUPT;
 	while (st == XZ_OK && r.size % 4) {
 		unsigned c;
 
@@ -131,12 +129,16 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 		if (st == XZ_OK && c)
 			st = XZ_CORRUPT;
 	}
-	/* The CRC32 a byte at a time: a wrong byte before the input ends
-	 * is corrupt, as xz finds it. */
+	/* Then, as xz finds things: with the CRC32's first byte there, the
+	 * records against the blocks; the CRC32 a byte at a time. */
 	for (int i = 0; st == XZ_OK && i < 4; i++) {
 		int c = xz_next_byte(x->io);
 
-		st = c < 0 ? XZ_TRUNCATED : c != (int)(r.crc >> (8 * i) & 0xff) ? XZ_CORRUPT : XZ_OK;
+		if (c < 0)
+			st = XZ_TRUNCATED;
+		else if ((i == 0 && !index_sums_equal(&listed, &x->blocks))
+			 || c != (int)(r.crc >> (8 * i) & 0xff))
+			st = XZ_CORRUPT;
 	}
 	*size = r.size + 4;
 	return st;

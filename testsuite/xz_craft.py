@@ -192,6 +192,10 @@ def indexes():
     at = len(whole) - 12 - 4
     write('craft-index-crc-cut', whole[:at + 2])
     write('craft-index-crc-wrong-cut', whole[:at + 1] + bytes([whole[at + 1] ^ 1]))
+    # Records that differ from the blocks, cut before and in the CRC32.
+    wrong = stream(h, records=[(up, 14)])
+    write('craft-index-size-cut-padding', wrong[:at - 1])
+    write('craft-index-size-cut-crc', wrong[:at + 1])
 
 
 def footers():
