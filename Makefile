@@ -512,6 +512,7 @@ help:
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
+	@echo '  bench-bmap      bmap= against bmaptool copy on loop devices (docs/bmap.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
@@ -561,6 +562,12 @@ check-board: $(BIN)
 .PHONY: bench-zeros
 bench-zeros: $(BIN)
 	$(Q)$(SHELL) scripts/bench_zeros.sh '$(abspath $(BIN))'
+
+# bmap= against bmaptool copy on loop devices (not part of check; root,
+# bmaptool): docs/bmap.md's table.
+.PHONY: bench-bmap
+bench-bmap: $(BIN)
+	$(Q)$(SHELL) scripts/bench_bmap.sh '$(abspath $(BIN))'
 
 # Rescue test (not part of check): ddrescue against GNU ddrescue in a
 # guest, from device-mapper error, delay and flakey tables with O_DIRECT;

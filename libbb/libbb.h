@@ -567,7 +567,11 @@ size_t visible_char(char *buf, unsigned char c);
  * Nothing before the offset given to cache_dropper_init is dropped.
  * cache_dropper_finish syncs (when writing) and drops all the copy
  * touched: from that offset to end, or to the end of the file (to_eof).
- * Each call returns 0, or -1 with errno when posix_fadvise failed.
+ * Each call returns 0, or -1 with errno when writing back failed: the
+ * kernel tells a write-back error once, to the first wait (here), and
+ * never to a later fsync, so the caller must report it.  (When several
+ * failed, errno is the last one's.)  A failed posix_fadvise is advice
+ * not taken, not an error.
  */
 /* Windows are CACHE_WINDOW; a slow device (a card, a stick) is better
  * written behind in DEVICE_CACHE_WINDOW: less waits in the final flush. */

@@ -43,8 +43,7 @@
 //usage:[OPERAND]...
 //usage:Copy a file, converting and formatting according to the operands.
 //usage:
-//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists,
-//usage[FEATURE_DD_BMAP]:                  checking their checksums; the rest of of= stays as it is
+//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists, checked
 //usage:  bs=BYTES        read and write up to BYTES bytes at a time (default: 512)
 //usage:  cbs=BYTES       convert BYTES bytes at a time
 //usage:  conv=CONVS      convert the file as per the comma separated symbol list
@@ -59,6 +58,7 @@
 //usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
 //usage:  status=LEVEL    none (no messages) or noxfer (no transfer line)
 //usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line, kept up as it goes)
+//usage[FEATURE_DD_BMAP]:  unmapped=zero   with bmap=: zero the rest too, so that of= holds the image
 //usage:
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
 //usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be

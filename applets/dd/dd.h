@@ -62,6 +62,7 @@ struct dd_options {
 	unsigned output_flags;      /* FLAG_* from oflag= */
 	enum dd_status status;
 	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
+	bool zero_unmapped;         /* unmapped=zero: bmap= zeroes the rest */
 
 	/* count=, skip=, seek= as GNU splits them: records plus bytes. */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */
@@ -141,6 +142,9 @@ struct dd_run {
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
+	uint64_t expected_bytes;         /* the bytes the copy will write, when
+					  * known before (bmap='s mapped bytes),
+					  * else 0 */
 	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
 
@@ -264,6 +268,9 @@ void setup_nocache(struct dd_run *run);
 /* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
+/* The output's write-back error that nocache held for the final sync
+ * (conv=fsync, conv=fdatasync), or 0; it is then no longer held. */
+int take_held_writeback_error(void);
 
 /* report.c; report_leave_out: the time since `since` does not count. */
 void report_start(void);
@@ -283,5 +290,8 @@ void note_failure(void);
 int dd_exit_status(void);
 /* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end);
+/* A write-back error dd met itself: "error writing 'NAME': E" (once in
+ * a run), and note_failure(). */
+void report_writeback_error(const struct io_end *end, int err);
 
 #endif

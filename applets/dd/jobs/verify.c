@@ -2,14 +2,16 @@
  * verify.c - conv=verify (FEATURE_DD_VERIFY), a zerobox extension: read
  * the output back from the device once it is written, and compare.
  *
- * The input is never read twice (it may be a pipe): while writing, each
- * chunk of the output range gets a 64-bit hash (verify_hash.c).  At the
- * end the range is read back from the device and compared
- * (verify_readback.c); on a block device the first block, held back
- * (verify_hold.c), is then written, synced and verified in turn.
+ * The input is never read twice for it (it may be a pipe): while
+ * writing, each chunk of the output gets a 64-bit hash of the bytes
+ * written in it (verify_hash.c).  At the end the extents written (one
+ * for a plain copy, a map's ranges for bmap=) are read back from the
+ * device and compared (verify_readback.c); on a block device the first
+ * chunk, held back (verify_hold.c), is then written, synced and
+ * compared byte for byte.
  *
- * A mismatch is known to the chunk: the report counts the bytes of the
- * chunks whose hashes differ.
+ * A mismatch is known to the chunk; its first differing byte is found
+ * where the input can be read again (verify_locate.c).
  */
 //config:config FEATURE_DD_VERIFY
 //config:	bool "conv=verify: read the output back from the device"
@@ -20,8 +22,9 @@
 //config:	  then read the output back with O_DIRECT and compare.  On a
 //config:	  block device the first MiB is written last, once the rest
 //config:	  is verified.  Costs 8 bytes of memory per MiB written, plus
-//config:	  the held block.
+//config:	  the held MiB.
 
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "verify.h"
@@ -40,6 +43,39 @@ void verify_check_output(struct dd_run *run)
 				     quote_always(run->out.name));
 }
 
+/* A plain copy's one extent, from the range's start to where it got. */
+static bool next_written(void *ctx, struct written_extent *e)
+{
+	struct dd_verify_state *v = ctx;
+
+	if (v->own_given || v->next == v->start)
+		return false;
+	e->offset = v->start;
+	e->length = v->next - v->start;
+	e->zeros = false;
+	v->own_given = true;
+	return true;
+}
+
+static void rewind_written(void *ctx)
+{
+	struct dd_verify_state *v = ctx;
+
+	v->own_given = false;
+}
+
+/* Where the writes go: the offset after seek=, or, on a descriptor
+ * opened for appending (oflag=append, or a shell's >>), the file's end. */
+static uint64_t first_write_offset(const struct dd_run *run)
+{
+	struct stat st;
+
+	if (run->out.status_flags >= 0 && (run->out.status_flags & O_APPEND)
+	    && fstat(run->out.fd, &st) == 0)
+		return (uint64_t)st.st_size;
+	return run->tally.out_offset;
+}
+
 void verify_start(struct dd_run *run)
 {
 	struct dd_verify_state *v = &verify_state;
@@ -47,8 +83,11 @@ void verify_start(struct dd_run *run)
 
 	if (!(run->opt->conv & CONV_VERIFY))
 		return;
-	v->start = v->next = run->tally.out_offset;
+	v->start = v->next = first_write_offset(run);
+	v->in_start = run->tally.in_offset;
 	hasher_reset(&v->hasher);
+	v->own = (struct extent_source){ next_written, rewind_written, v, 0, 0 };
+	v->source = &v->own;
 	/* The range, where it is known: what is left of the input or the
 	 * device.  A page of hashes covers 512 MiB otherwise. */
 	if (run->in.size_known && run->in.size > run->tally.in_offset)
@@ -57,84 +96,151 @@ void verify_start(struct dd_run *run)
 		range = min_u64(range, run->out.size - v->start);
 	map_hashes(v, range == UINT64_MAX ? 0 : range);
 	if (S_ISBLK(run->out.st.st_mode)) {
-		uint64_t hold = run->opt->obs > HOLD_MIN ? run->opt->obs : HOLD_MIN;
-
-		hold = (hold + CHUNK_SIZE - 1) / CHUNK_SIZE * CHUNK_SIZE;
-		if (lazy_buffer_alloc(&v->hold, hold) != 0)
-			die_memory_exhausted("verify", hold);
-		v->hold_size = hold;
+		if (lazy_buffer_alloc(&v->hold, HOLD_SIZE) != 0)
+			die_memory_exhausted("verify", HOLD_SIZE);
+		v->hold_size = HOLD_SIZE;
 	}
 	run->verify = v;
+}
+
+void verify_use_extents(struct dd_run *run, const struct extent_source *source)
+{
+	run->verify->source = source;
+}
+
+/* How much of the held first block the extents would have written. */
+static uint64_t held_bytes(const struct dd_verify_state *v)
+{
+	return v->held_written || v->source->end <= v->start ? 0
+		: min_u64(v->hold_size, v->source->end - v->start);
+}
+
+static void report_not_written(struct dd_run *run, const char *why)
+{
+	uint64_t held = held_bytes(run->verify);
+
+	if (held)
+		bb_error_msg("verify: %sthe first %llu bytes of %s were not written",
+			     why, (unsigned long long)held,
+			     quote_always(run->out.name));
 }
 
 static void report_mismatch(struct dd_run *run)
 {
 	struct dd_verify_state *v = run->verify;
+	char byte[80] = "";
 
-	bb_error_msg("verify failed: %llu bytes differ in %llu chunk%s, first at offset %llu",
-		     (unsigned long long)v->differ_bytes,
-		     (unsigned long long)v->differ_chunks,
-		     v->differ_chunks == 1 ? "" : "s",
-		     (unsigned long long)v->first_differ);
+	if (v->first_byte != UINT64_MAX)
+		bb_format(byte, sizeof(byte), "; its first differing byte is at offset %llu",
+			  (unsigned long long)v->first_byte);
+	if (v->differ_chunks == 1)
+		bb_error_msg("verify failed: 1 chunk (1 MiB) differs, at offset %llu%s",
+			     (unsigned long long)v->first_chunk, byte);
+	else
+		bb_error_msg("verify failed: %llu chunks (1 MiB each) differ,"
+			     " the first at offset %llu%s",
+			     (unsigned long long)v->differ_chunks,
+			     (unsigned long long)v->first_chunk, byte);
+}
+
+/* The statistics are the copy's: the read-back's time so far is left
+ * out of them, for a summary now (SIGUSR1, SIGINT) and at the end. */
+static void leave_out_verify_time(struct dd_verify_state *v)
+{
+	report_leave_out(v->left_out_from);
+	v->left_out_from = monotonic_ns();
+}
+
+/* The transfer's hooks while verifying: SIGUSR1's summary shows the
+ * copy's time; SIGINT says what was not written, then ends dd as it
+ * would have. */
+static void info_while_verifying(void *client)
+{
+	struct dd_run *run = client;
+
+	leave_out_verify_time(run->verify);
+	answer_info_request(client);
+	verify_progress(run, LINE_NOW);
+}
+
+static void interrupted_while_verifying(void *client, int sig)
+{
+	struct dd_run *run = client;
+
+	report_not_written(run, "interrupted; ");
+	leave_out_verify_time(run->verify);
+	die_by_interrupt(client, sig);
+}
+
+/* Read back what was written, then write and read back the held block.
+ * False when that failed (reported). */
+static bool read_back_all(struct dd_run *run, struct lazy_buffer *buf)
+{
+	struct dd_verify_state *v = run->verify;
+	uint64_t hold_end = v->start + v->hold_size;
+
+	if (!verify_window(run, buf, hold_end, UINT64_MAX, EXPECT_HASH))
+		return false;
+	if (v->differ_chunks) {
+		locate_first_byte(run, buf);
+		report_mismatch(run);
+		return false;
+	}
+	if (held_bytes(v) && (!write_held_block(run)
+	    || !verify_window(run, buf, v->start, hold_end, EXPECT_BYTES)))
+		return false;
+	if (v->differ_chunks) {
+		report_mismatch(run);
+		return false;
+	}
+	return true;
 }
 
 void verify_finish(struct dd_run *run, enum dd_stop stop)
 {
 	bool copy_ok = stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS;
 	struct dd_verify_state *v = run->verify;
-	uint64_t total, held, began = monotonic_ns();
 	struct lazy_buffer own = { NULL, 0 }, *buf = &own;
+	struct transfer saved;
+	bool ok;
 
 	if (!v)
 		return;
-	total = v->next - v->start;
-	held = min_u64(v->hold_size, total);
+	if (v->hasher.length)
+		store_hash(v);
+	v->own.total = v->next - v->start;
+	v->own.end = v->next;
 	if (!copy_ok) {
-		if (held)
-			bb_error_msg("verify: not done; the first %llu bytes of %s"
-				     " were not written", (unsigned long long)held,
-				     quote_always(run->out.name));
+		report_not_written(run, "not done; ");
 		return;
 	}
-	if ((v->next - v->start) % CHUNK_SIZE)
-		store_hash(v);
 	/* The input buffer is free now; it serves if it is large enough. */
 	if (run->ibuf.capacity >= READ_SIZE && run->ibuf.capacity % DIRECT_ALIGN == 0)
 		buf = &run->ibuf;
 	else if (lazy_buffer_alloc(&own, READ_SIZE) != 0)
 		die_memory_exhausted("verify", READ_SIZE);
+	v->began = v->left_out_from = monotonic_ns();
+	saved = run->transfer;
+	run->transfer.on_info = info_while_verifying;
+	run->transfer.on_interrupt = interrupted_while_verifying;
 	v->method = "O_DIRECT";
-	v->progress_total = total;
+	v->progress_total = v->source->total;
 	verify_progress(run, LINE_NOW);
-	if (!verify_range(run, buf, held, total))
-		goto failed;
-	if (v->differ_chunks) {
-		report_mismatch(run);
-		if (held)
-			bb_error_msg("verify: the first %llu bytes of %s were not written",
-				     (unsigned long long)held, quote_always(run->out.name));
-		goto failed;
-	}
-	if (held && (!write_held_block(run, held) || !verify_range(run, buf, 0, held)))
-		goto failed;
-	if (v->differ_chunks) {
-		report_mismatch(run);
-		goto failed;
-	}
-	verify_progress(run, LINE_NOW);
-	v->verified = total;
+	ok = read_back_all(run, buf);
+	if (ok)
+		verify_progress(run, LINE_NOW);
+	else
+		report_not_written(run, "");
+	run->transfer.on_info = saved.on_info;
+	run->transfer.on_interrupt = saved.on_interrupt;
 	lazy_buffer_free(&own);
-	v->verify_ns = monotonic_ns() - began;
-	/* The statistics are the copy's; the verification reports its own
-	 * time after them. */
-	report_leave_out(began);
-	return;
-failed:
-	lazy_buffer_free(&own);
+	v->verify_ns = monotonic_ns() - v->began;
+	leave_out_verify_time(v);
+	if (ok) {
+		v->verified = v->source->total;
+		return;
+	}
 	note_failure();
-	report_leave_out(began);
-	v->verify_ns = 0;
-	v->verified = 0;
 	v->method = NULL;
 }
 

@@ -1,6 +1,7 @@
 /*
- * verify_hash.c - conv=verify's chunk hash, and the hashes of the range
- * the copy writes, one per chunk, kept in one mapping that grows with it.
+ * verify_hash.c - conv=verify's chunk hash, and the hashes of the chunks
+ * the copy writes, one per chunk by its index, in one mapping that grows
+ * with the output.
  */
 #include <string.h>
 
@@ -96,48 +97,74 @@ void map_hashes(struct dd_verify_state *v, uint64_t size)
 		die_memory_exhausted("verify", chunks * sizeof(uint64_t));
 }
 
+/* The chunk an output offset at or after v->start is in. */
+uint64_t chunk_of(const struct dd_verify_state *v, uint64_t offset)
+{
+	return (offset - v->start) / CHUNK_SIZE;
+}
+
+/* Keep the hash of the bytes of chunk v->chunk written so far; the
+ * hasher starts again. */
 void store_hash(struct dd_verify_state *v)
 {
-	uint64_t need = (v->chunks + 1) * sizeof(uint64_t);
+	uint64_t need = (v->chunk + 1) * sizeof(uint64_t);
 
 	if (need > v->hashes.capacity
 	    && lazy_buffer_grow(&v->hashes, need * 2) != 0)
 		die_memory_exhausted("verify", need * 2);
-	((uint64_t *)(void *)v->hashes.data)[v->chunks++] = hasher_final(&v->hasher);
+	((uint64_t *)(void *)v->hashes.data)[v->chunk] = hasher_final(&v->hasher);
 	hasher_reset(&v->hasher);
 }
 
-/* Hash len bytes that go to the output at v->next, chunk by chunk. */
+/* Hash len bytes that go to the output at v->next, each into its chunk:
+ * a chunk's hash covers the bytes written in it, in order, wherever
+ * they lie in it. */
 void note_bytes(struct dd_verify_state *v, const unsigned char *data,
 		       size_t len)
 {
 	while (len) {
+		uint64_t chunk = chunk_of(v, v->next);
 		uint64_t room = CHUNK_SIZE - (v->next - v->start) % CHUNK_SIZE;
 		size_t take = len < room ? len : (size_t)room;
 
+		if (chunk != v->chunk) {
+			if (v->hasher.length)
+				store_hash(v);
+			v->chunk = chunk;
+		}
 		hasher_update(&v->hasher, data, take);
 		v->next += take;
 		data += take;
 		len -= take;
-		if (take == room)
-			store_hash(v);
 	}
 }
 
-/* The stored hash of the chunk at offset (relative to the range). */
-static uint64_t stored_hash(const struct dd_verify_state *v, uint64_t offset)
+uint64_t stored_hash(const struct dd_verify_state *v, uint64_t chunk)
 {
-	return ((const uint64_t *)(const void *)v->hashes.data)[offset / CHUNK_SIZE];
+	return ((const uint64_t *)(const void *)v->hashes.data)[chunk];
 }
 
-void compare_chunk(struct dd_verify_state *v, struct chunk_hasher *h,
-			  uint64_t chunk_offset)
+/* Where the first byte that is not zero is, or len. */
+size_t first_nonzero(const unsigned char *p, size_t len)
 {
-	if (hasher_final(h) != stored_hash(v, chunk_offset)) {
-		if (!v->differ_chunks)
-			v->first_differ = v->start + chunk_offset;
-		v->differ_chunks++;
-		v->differ_bytes += h->length;
-	}
-	hasher_reset(h);
+	size_t i = 0;
+
+	if (bb_is_all_zero(p, len))
+		return len;
+	while (!p[i])
+		i++;
+	return i;
+}
+
+/* Where a and b first differ, or len. */
+size_t first_difference(const unsigned char *a, const unsigned char *b,
+			size_t len)
+{
+	size_t i = 0;
+
+	if (memcmp(a, b, len) == 0)
+		return len;
+	while (a[i] == b[i])
+		i++;
+	return i;
 }

@@ -1,9 +1,10 @@
 /*
- * verify_readback.c - conv=verify's read-back: the range, read from the
- * device and not from the page cache (O_DIRECT), hashed and compared
- * chunk by chunk.  Where O_DIRECT is refused, the range is flushed and
- * dropped from the cache first (fdatasync, POSIX_FADV_DONTNEED, BLKFLSBUF
- * on a block device) and read back buffered.
+ * verify_readback.c - conv=verify's read-back: the extents the copy
+ * wrote, read from the device and not from the page cache (O_DIRECT),
+ * and compared chunk by chunk.  Where O_DIRECT is refused, the output is
+ * flushed and dropped from the cache first (fdatasync,
+ * POSIX_FADV_DONTNEED, BLKFLSBUF on a block device) and read back
+ * buffered.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,87 +34,176 @@ void verify_progress(struct dd_run *run, enum line_when when)
 	show_job_progress(buf, len, when);
 }
 
-/* Read [from, to) (range offsets, from a chunk's start) through fd and
- * compare it with the hashes.  align: what O_DIRECT needs, or 1.
- * Returns 0, DIRECT_REFUSED, or an errno (*at: where the read failed). */
+void walk_start(struct walk *w, const struct extent_source *source,
+		uint64_t from, uint64_t to, uint64_t align, size_t piece_max)
+{
+	w->source = source;
+	w->from = from;
+	w->to = to;
+	w->align = align;
+	w->piece_max = piece_max - piece_max % align;
+	w->extent.offset = w->extent.length = w->pos = 0;
+	w->done = false;
+	source->rewind(source->ctx);
+}
+
+/* The next extent that reaches into [from, to), clipped to it. */
+static bool next_extent(struct walk *w)
+{
+	struct written_extent *e = &w->extent;
+
+	while (!w->done && w->source->next(w->source->ctx, e)) {
+		uint64_t lo = e->offset > w->from ? e->offset : w->from;
+		uint64_t hi = min_u64(e->offset + e->length, w->to);
+
+		/* In ascending order: none after this one reaches back. */
+		if (e->offset >= w->to)
+			break;
+		if (lo < hi) {
+			e->offset = w->pos = lo;
+			e->length = hi - lo;
+			return true;
+		}
+	}
+	w->done = true;
+	return false;
+}
+
+bool next_piece(struct walk *w, struct piece *p)
+{
+	uint64_t end = w->extent.offset + w->extent.length;
+
+	if (w->pos >= end) {
+		if (!next_extent(w))
+			return false;
+		end = w->extent.offset + w->extent.length;
+	}
+	p->lo = w->pos;
+	p->read_at = w->pos / w->align * w->align;
+	p->hi = min_u64(end, p->read_at + w->piece_max);
+	p->read_len = (size_t)((p->hi - p->read_at + w->align - 1) / w->align * w->align);
+	p->zeros = w->extent.zeros;
+	w->pos = p->hi;
+	return true;
+}
+
+/* The comparison of the chunk a read-back is in. */
+struct comparison {
+	enum expect how;
+	uint64_t chunk;               /* UINT64_MAX: none yet */
+	struct chunk_hasher hasher;   /* what EXPECT_HASH pieces read */
+	uint64_t first_hashed;        /* the offset of its first byte */
+	uint64_t byte;                /* the first byte seen to differ */
+};
+
+static void end_chunk(struct dd_verify_state *v, struct comparison *c)
+{
+	bool hash_differs = c->hasher.length
+		&& hasher_final(&c->hasher) != stored_hash(v, c->chunk);
+
+	if (c->chunk != UINT64_MAX && (hash_differs || c->byte != UINT64_MAX)) {
+		if (!v->differ_chunks) {
+			v->first_chunk = v->start + c->chunk * CHUNK_SIZE;
+			/* A byte found is the first only if no hashed byte
+			 * before it may differ. */
+			v->first_byte = hash_differs && c->first_hashed < c->byte
+				? UINT64_MAX : c->byte;
+		}
+		v->differ_chunks++;
+	}
+	hasher_reset(&c->hasher);
+	c->first_hashed = c->byte = UINT64_MAX;
+}
+
+/* Compare len bytes read back from output offset at. */
+static void compare_piece(struct dd_verify_state *v, struct comparison *c,
+			  uint64_t at, const unsigned char *data, size_t len,
+			  bool zeros)
+{
+	while (len) {
+		uint64_t chunk = chunk_of(v, at);
+		uint64_t room = CHUNK_SIZE - (at - v->start) % CHUNK_SIZE;
+		size_t take = (size_t)min_u64(len, room), i = take;
+
+		if (chunk != c->chunk) {
+			end_chunk(v, c);
+			c->chunk = chunk;
+		}
+		if (zeros) {
+			i = first_nonzero(data, take);
+		} else if (c->how == EXPECT_BYTES) {
+			i = first_difference(data, v->hold.data + (at - v->start), take);
+		} else {
+			if (c->first_hashed == UINT64_MAX)
+				c->first_hashed = at;
+			hasher_update(&c->hasher, data, take);
+		}
+		if (i < take && c->byte == UINT64_MAX)
+			c->byte = at + i;
+		at += take;
+		data += take;
+		len -= take;
+	}
+}
+
+/* Read the extents in [from, to) through fd and compare them.  align:
+ * what O_DIRECT needs, or 1.  Returns 0, DIRECT_REFUSED, or an errno
+ * (*at: where the read failed). */
 static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
-		     uint64_t from, uint64_t to, uint64_t align, uint64_t *at)
+		     const uint64_t window[2], uint64_t align, enum expect how,
+		     uint64_t *at)
 {
 	struct dd_verify_state *v = run->verify;
-	struct chunk_hasher h;
+	struct comparison c = { .how = how, .chunk = UINT64_MAX };
 	struct reader r;
-	uint64_t pos = v->start + from, end = v->start + to;
-	uint64_t chunk_offset = from;
-	uint64_t read_pos = pos / align * align;
-	bool first = true;
+	struct walk w;
+	struct piece now, ahead;
+	bool more, first = true;
 	int err = 0;
 
-	hasher_reset(&h);
 	reader_open(&r, fd, buf, align, align > 1);
-	while (pos < end) {
+	walk_start(&w, v->source, window[0], window[1], align, r.piece_max);
+	hasher_reset(&c.hasher);
+	c.first_hashed = c.byte = UINT64_MAX;
+	more = next_piece(&w, &now);
+	while (more) {
 		const unsigned char *p;
-		ssize_t n = 0;
-		uint64_t got;
+		ssize_t n = -1;
 
-		if (!r.started && reader_start(&r, read_pos, piece_at(&r, read_pos, end, align)) != 0)
-			n = -1;
-		else
+		if (r.started || reader_start(&r, now.read_at, now.read_len) == 0)
 			n = reader_finish(run, &r, &p);
-		if (n <= 0) {
-			*at = read_pos;
-			err = n == 0 ? EIO
+		if (n < (ssize_t)(now.hi - now.read_at)) {
+			*at = now.read_at + (n > 0 ? (uint64_t)n : 0);
+			err = n >= 0 ? EIO
 				: first && errno == EINVAL ? DIRECT_REFUSED : errno;
 			break;
 		}
 		first = false;
-		/* The next piece is on its way while this one is hashed; a
+		more = next_piece(&w, &ahead);
+		/* The next piece is on its way while this one is compared; a
 		 * failure to start it shows when it is started again. */
-		if (r.aio && read_pos + (uint64_t)n < end)
-			(void)reader_start(&r, read_pos + (uint64_t)n,
-					   piece_at(&r, read_pos + (uint64_t)n, end, align));
-		got = (uint64_t)n;
-		/* Past what the range needs at the front and the back. */
-		if (read_pos < pos) {
-			uint64_t skip = pos - read_pos;
-
-			if (got <= skip) {
-				read_pos += got;
-				continue;
-			}
-			p += skip;
-			got -= skip;
-		}
-		read_pos += (uint64_t)n;
-		if (got > end - pos)
-			got = end - pos;
-		while (got) {
-			uint64_t room = CHUNK_SIZE - (pos - v->start) % CHUNK_SIZE;
-			size_t take = (size_t)min_u64(got, room);
-
-			hasher_update(&h, p, take);
-			pos += take;
-			p += take;
-			got -= take;
-			if (take == room || pos == end) {
-				compare_chunk(v, &h, chunk_offset);
-				chunk_offset = pos - v->start;
-			}
-		}
-		v->progress_done += (uint64_t)n;
+		if (more && r.aio)
+			(void)reader_start(&r, ahead.read_at, ahead.read_len);
+		compare_piece(v, &c, now.lo, p + (now.lo - now.read_at),
+			      (size_t)(now.hi - now.lo), now.zeros);
+		v->progress_done += now.hi - now.lo;
+		transfer_act_on_signals(&run->transfer);
 		verify_progress(run, LINE_WHEN_DUE);
+		now = ahead;
 	}
+	end_chunk(v, &c);
 	reader_close(&r);
 	return err;
 }
 
 /* The page cache must not answer: write it out, drop it. */
-static void flush_cache(struct dd_run *run, uint64_t from, uint64_t to)
+static void flush_cache(struct dd_run *run)
 {
 	struct dd_verify_state *v = run->verify;
 	int fd = run->out.fd;
 
 	(void)fdatasync(fd);
-	(void)posix_fadvise(fd, (off_t)(v->start + from), (off_t)(to - from),
+	(void)posix_fadvise(fd, (off_t)v->start, (off_t)(v->source->end - v->start),
 			    POSIX_FADV_DONTNEED);
 	if (S_ISBLK(run->out.st.st_mode))
 		(void)ioctl(fd, BLKFLSBUF, 0);
@@ -135,40 +225,74 @@ static int open_again(struct dd_run *run, int flags)
 	return fd;
 }
 
-/* Read [from, to) back from the device and compare.  False after a read
- * error (reported). */
-bool verify_range(struct dd_run *run, struct lazy_buffer *buf,
-			 uint64_t from, uint64_t to)
+uint64_t direct_alignment(const struct dd_run *run)
+{
+	int sector = 0;
+
+	if (S_ISBLK(run->out.st.st_mode) && ioctl(run->out.fd, BLKSSZGET, &sector) == 0
+	    && sector > DIRECT_ALIGN)
+		return (uint64_t)sector;
+	return DIRECT_ALIGN;
+}
+
+/* O_DIRECT refused, at open or at the first read: from now on the cache
+ * is dropped and the output read through it. */
+static int refuse_direct(struct dd_run *run)
+{
+	run->verify->direct_refused = true;
+	run->verify->method = "cache dropped";
+	flush_cache(run);
+	return open_again(run, 0);
+}
+
+int open_for_reading(struct dd_run *run)
+{
+	if (run->verify->direct_refused)
+		return open_again(run, 0);
+	return open_again(run, O_DIRECT);
+}
+
+int read_fully(struct dd_run *run, int fd, unsigned char *buf, size_t len,
+	       uint64_t at)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, (off_t)at);
+
+		if (n < 0 && transfer_retry(&run->transfer))
+			continue;
+		if (n <= 0)
+			return n < 0 ? errno : EIO;
+		buf += n;
+		len -= (size_t)n;
+		at += (uint64_t)n;
+	}
+	return 0;
+}
+
+bool verify_window(struct dd_run *run, struct lazy_buffer *buf,
+		   uint64_t from, uint64_t to, enum expect how)
 {
 	struct dd_verify_state *v = run->verify;
-	uint64_t align = DIRECT_ALIGN, at = 0;
-	int sector = 0, fd, err;
+	const uint64_t window[2] = { from, to };
+	uint64_t at = 0;
+	int fd = open_for_reading(run), err = DIRECT_REFUSED;
 
-	if (from >= to)
-		return true;
-	if (S_ISBLK(run->out.st.st_mode) && ioctl(run->out.fd, BLKSSZGET, &sector) == 0
-	    && (uint64_t)sector > align)
-		align = (uint64_t)sector;
-	/* Once refused, the held block's read-back does without it too. */
-	fd = v->direct_refused ? -1 : open_again(run, O_DIRECT);
-	err = DIRECT_REFUSED;
 	if (fd >= 0) {
-		err = read_back(run, fd, buf, from, to, align, &at);
+		err = read_back(run, fd, buf, window,
+				v->direct_refused ? 1 : direct_alignment(run), how, &at);
 		close(fd);
 	}
 	if (err == DIRECT_REFUSED) {
-		/* O_DIRECT refused, at open or at the first read. */
-		v->direct_refused = true;
-		v->method = "cache dropped";
-		flush_cache(run, from, to);
-		fd = open_again(run, 0);
+		fd = refuse_direct(run);
 		if (fd < 0) {
 			bb_perror_msg("verify: cannot open %s again",
 				      quote_always(run->out.name));
 			return false;
 		}
-		err = read_back(run, fd, buf, from, to, 1, &at);
+		err = read_back(run, fd, buf, window, 1, how, &at);
 		close(fd);
+		if (err == DIRECT_REFUSED)
+			err = EINVAL;
 	}
 	if (err) {
 		bb_errno_msg(err, "verify: error reading %s at offset %llu",

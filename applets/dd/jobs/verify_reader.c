@@ -88,10 +88,3 @@ void reader_close(struct reader *r)
 	if (r->aio)
 		(void)syscall(SYS_io_destroy, r->aio);
 }
-
-/* The piece at pos: whole aligned blocks up to end, at most piece_max. */
-size_t piece_at(const struct reader *r, uint64_t pos, uint64_t end,
-		       uint64_t align)
-{
-	return (size_t)min_u64(r->piece_max, (end - pos + align - 1) / align * align);
-}
