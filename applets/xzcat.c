@@ -103,9 +103,11 @@ static uint64_t xz_number(const char *name, const char *arg, uint64_t min, uint6
 		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v))
 			goto range;
 	if (*p) {
+		/* A letter, then nothing, i, iB or B. */
+		const char *rest = p + 1 + (p[1] == 'i');
+
 		unit = strchr(units, *p);
-		if (!unit || (strcmp(p + 1, "") && strcmp(p + 1, "i") && strcmp(p + 1, "iB")
-			      && strcmp(p + 1, "B"))) {
+		if (!unit || (*rest && strcmp(rest, "B") != 0)) {
 			bb_error_msg("%s: Invalid multiplier suffix", p);
 			bb_error_msg_and_die("Valid suffixes are `KiB' (2^10), `MiB' (2^20), "
 					     "and `GiB' (2^30).");

@@ -186,7 +186,7 @@ static enum xz_status parse_filters(struct xz_dec *x, struct block *b, unsigned 
 /* The whole header h (its size from h[0]), CRC32 first. */
 static enum xz_status parse_header(struct xz_dec *x, struct block *b, const unsigned char *h)
 {
-	size_t size = (h[0] + 1u) * 4;
+	size_t size = ((size_t)h[0] + 1) * 4;
 	const unsigned char *p = h + 2, *end = h + size - 4;
 	unsigned flags = h[1];
 	size_t n;
@@ -373,7 +373,7 @@ enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte)
 {
 	unsigned char h[BLOCK_HEADER_MAX], field[64];
 	struct block b;
-	size_t size = (size_byte + 1) * 4, check_size = xz_check_size(x->check);
+	size_t size = ((size_t)size_byte + 1) * 4, check_size = xz_check_size(x->check);
 	uint64_t used, out;
 	enum xz_status st;
 

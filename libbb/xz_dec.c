@@ -212,7 +212,7 @@ static enum xz_status decode_file(struct xz_dec *x)
 	enum xz_status st;
 	bool more = true;
 
-	if (n < sizeof(header_magic) || memcmp(h, header_magic, sizeof(header_magic))) {
+	if (n < sizeof(header_magic) || memcmp(h, header_magic, sizeof(header_magic)) != 0) {
 		if (n == STREAM_HEADER_SIZE)
 			n += xz_read(x->io, h + n, 1);
 		if (n > STREAM_HEADER_SIZE && looks_like_lzma(h))
