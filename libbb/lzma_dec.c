@@ -233,6 +233,25 @@ ALWAYS_INLINE unsigned decode_literal(struct rc *rc, uint16_t *lit, unsigned mod
 	return sym & 0xff;
 }
 
+/* Which of rep[1-3] (rep[0] is rep0, kept by the caller) a repeated
+ * match takes: it moves to the front, the others down.  Returns it. */
+ALWAYS_INLINE uint32_t older_distance(struct rc *rc, uint16_t *p, unsigned state,
+				      uint32_t *rep, uint32_t rep0)
+{
+	uint32_t dist = rep[1];
+
+	if (rc_bit(rc, &p[P_IS_REP1 + state])) {
+		dist = rep[2];
+		if (rc_bit(rc, &p[P_IS_REP2 + state])) {
+			dist = rep[3];
+			rep[3] = rep[2];
+		}
+		rep[2] = rep[1];
+	}
+	rep[1] = rep0;
+	return dist;
+}
+
 /* ---- the window ------------------------------------------------------ */
 
 /* The byte back bytes before pos (1 <= back <= the history). */
@@ -349,18 +368,7 @@ enum lzma_result lzma_decode(struct lzma_dec *d, struct lz_window *w,
 				len = 1;
 			state = state < FIRST_MATCH_STATE ? (len ? 9 : 8) : 11;
 		} else {
-			uint32_t dist = d->rep[1];
-
-			if (rc_bit(&rc, &p[P_IS_REP1 + state])) {
-				dist = d->rep[2];
-				if (rc_bit(&rc, &p[P_IS_REP2 + state])) {
-					dist = d->rep[3];
-					d->rep[3] = d->rep[2];
-				}
-				d->rep[2] = d->rep[1];
-			}
-			d->rep[1] = rep0;
-			rep0 = dist;
+			rep0 = older_distance(&rc, p, state, d->rep, rep0);
 			state = state < FIRST_MATCH_STATE ? 8 : 11;
 		}
 		if (!len)
