@@ -7,35 +7,33 @@
 //config:	bool "zcat"
 //config:	default y
 //config:	help
-//config:	  Decompress gzip files to standard output.
+//config:	  Decompress gzip files to standard output (libbb/unpack.c,
+//config:	  gunzip.c, inflate.c).
 //config:config GUNZIP
 //config:	bool "gunzip"
 //config:	default y
+//config:	depends on ZCAT
 //config:	help
-//config:	  Decompress FILE.gz to FILE (FEATURE_UNPACK_FILES), or to
-//config:	  standard output with -c.  The same code as zcat: both
-//config:	  cost what one does.
+//config:	  zcat's code under the name gunzip, which writes FILE from
+//config:	  FILE.gz (with FEATURE_UNPACK_FILES) or, with -c, to
+//config:	  standard output.
 
 //applet:zcat gzip_unpack_main ZCAT
 //usage:[-fqt] [FILE]...
-//usage:Decompress gzip FILEs to standard output.  With no FILE, or when
-//usage:FILE is -, read standard input.
+//usage:Decompress gzip FILEs, or standard input, to standard output.
 //usage:
-//usage:  -f   read from a terminal; copy data not in gzip format as it is
+//usage:  -f   read a terminal too; copy data not in gzip format as it is
 //usage:  -q   no warnings
 //usage:  -t   test: decompress and check, write nothing
 
 //applet:gunzip gzip_unpack_main GUNZIP
 //usage:[-cdfkqt] [FILE]...
-//usage:Decompress FILE.gz to FILE (.tgz and .taz to .tar), keeping its mode,
-//usage:owner and times, and remove FILE.gz.  With no FILE, or when FILE
-//usage:is -, from standard input to standard output.
+//usage:Decompress FILE.gz to FILE (.tgz to .tar), keeping its mode, owner
+//usage:and times, or standard input to standard output.
 //usage:
-//usage:  -c   write to standard output, keep the files
+//usage:  -c   to standard output, keeping the files
 //usage:  -d   decompress (the default)
-//usage:  -f   overwrite FILE; read from a terminal, a symbolic link or a
-//usage:       file with other links; with -c, copy data not in gzip
-//usage:       format as it is
+//usage:  -f   overwrite FILE; read a terminal, a link; -c: copy other data
 //usage:  -k   keep FILE.gz
 //usage:  -q   no warnings
 //usage:  -t   test: decompress and check, write nothing
@@ -50,7 +48,8 @@ static const char *const gzip_suffixes[] = {
 
 static const struct unpack_format gzip_format = {
 	.tool = "gzip",
-	.suffixes = gzip_suffixes,
+	/* (only FILE.gz -> FILE needs them) */
+	.suffixes = ENABLE_FEATURE_UNPACK_FILES ? gzip_suffixes : NULL,
 	.decode = gunzip_decode,
 	.stdin_name = "stdin",
 };

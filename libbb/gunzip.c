@@ -34,43 +34,44 @@ static enum unpack_result truncated(struct unpack_io *io)
 	return UNPACK_ERROR;
 }
 
-/* A header byte, counted in the header's CRC-32 (for FHCRC). */
-static int header_byte(struct unpack_io *io, uint32_t *crc)
+/* Read n bytes into buf (when not NULL), counted in the header's
+ * CRC-32 *crc (when not NULL; for FHCRC); n 0 reads up to a zero byte.
+ * False at the end of the input. */
+static bool read_bytes(struct unpack_io *io, uint32_t *crc, unsigned char *buf,
+		       unsigned n)
 {
-	int c = next_byte(io);
-	unsigned char b = (unsigned char)c;
+	unsigned i = 0;
 
-	if (c >= 0)
-		*crc = crc32_update(*crc, &b, 1);
-	return c;
-}
+	do {
+		int c = next_byte(io);
+		unsigned char b = (unsigned char)c;
 
-/* Skip a zero-terminated field; false at the end of the input. */
-static bool skip_string(struct unpack_io *io, uint32_t *crc)
-{
-	int c;
-
-	do
-		c = header_byte(io, crc);
-	while (c > 0);
-	return c == 0;
+		if (c < 0)
+			return false;
+		if (crc)
+			*crc = crc32_update(*crc, &b, 1);
+		if (buf)
+			buf[i] = b;
+		if (!n && !b)
+			break;
+	} while (!n || ++i < n);
+	return true;
 }
 
 /* The rest of a header after its magic (RFC 1952 2.3): 0, -1 at the
- * end of the input, -2 after reporting what gzip does not support.
- * Messages in gzip's words. */
+ * end of the input, -2 after reporting what gzip does not support, in
+ * gzip's words. */
 static int read_header(struct unpack_io *io, uint32_t crc)
 {
-	int method = header_byte(io, &crc), flags = header_byte(io, &crc);
-	int lo, hi;
+	/* CM FLG MTIME XFL OS, then XLEN or the FHCRC */
+	unsigned char h[10];
+	unsigned flags, want;
 
-	if (flags < 0)
+	if (!read_bytes(io, &crc, h, 8))
 		return -1;
-	if (method != METHOD_DEFLATE) {
-		char what[48];
-
-		bb_format(what, sizeof(what), "unknown method %d -- not supported", method);
-		unpack_error(io, what);
+	flags = h[1];
+	if (h[0] != METHOD_DEFLATE) {
+		bb_error_msg("%s: unknown method %d -- not supported", io->name, h[0]);
 		return -2;
 	}
 	if (flags & FLAG_ENCRYPTED) {
@@ -78,53 +79,26 @@ static int read_header(struct unpack_io *io, uint32_t crc)
 		return -2;
 	}
 	if (flags & FLAG_RESERVED) {
-		bb_error_msg("%s has flags 0x%x -- not supported", io->name, (unsigned)flags);
+		bb_error_msg("%s has flags 0x%x -- not supported", io->name, flags);
 		return -2;
 	}
-	/* MTIME, XFL, OS */
-	for (int i = 0; i < 6; i++)
-		if (header_byte(io, &crc) < 0)
-			return -1;
-	if (flags & FLAG_EXTRA) {
-		lo = header_byte(io, &crc);
-		hi = header_byte(io, &crc);
-		if (hi < 0)
-			return -1;
-		for (int n = lo | hi << 8; n > 0; n--)
-			if (header_byte(io, &crc) < 0)
-				return -1;
-	}
-	if ((flags & FLAG_NAME) && !skip_string(io, &crc))
+	if ((flags & FLAG_EXTRA)
+	    && (!read_bytes(io, &crc, h, 2)
+		|| ((h[0] | h[1]) && !read_bytes(io, &crc, NULL, h[0] | h[1] << 8))))
 		return -1;
-	if ((flags & FLAG_COMMENT) && !skip_string(io, &crc))
+	if ((flags & FLAG_NAME) && !read_bytes(io, &crc, NULL, 0))
 		return -1;
-	if (flags & FLAG_HCRC) {
-		unsigned want = crc & 0xffff;
-
-		lo = next_byte(io);
-		hi = next_byte(io);
-		if (hi < 0)
-			return -1;
-		if ((unsigned)(lo | hi << 8) != want) {
-			bb_error_msg("%s: header checksum 0x%04x != computed checksum 0x%04x",
-				     io->name, (unsigned)(lo | hi << 8), want);
-			return -2;
-		}
+	if ((flags & FLAG_COMMENT) && !read_bytes(io, &crc, NULL, 0))
+		return -1;
+	want = crc & 0xffff;
+	if ((flags & FLAG_HCRC) && !read_bytes(io, &crc, h, 2))
+		return -1;
+	if ((flags & FLAG_HCRC) && (unsigned)(h[0] | h[1] << 8) != want) {
+		bb_error_msg("%s: header checksum 0x%04x != computed checksum 0x%04x",
+			     io->name, (unsigned)(h[0] | h[1] << 8), want);
+		return -2;
 	}
 	return 0;
-}
-
-static bool read_le32(struct unpack_io *io, uint32_t *v)
-{
-	*v = 0;
-	for (int i = 0; i < 32; i += 8) {
-		int c = next_byte(io);
-
-		if (c < 0)
-			return false;
-		*v |= (uint32_t)c << i;
-	}
-	return true;
 }
 
 /* One member, its magic read: header, data, and the check of its
@@ -132,44 +106,31 @@ static bool read_le32(struct unpack_io *io, uint32_t *v)
 static enum unpack_result member(struct inflate *z, struct unpack_io *io,
 				 const unsigned char magic[2])
 {
-	uint32_t crc, size, want_crc, want_size;
+	uint32_t crc, size;
+	unsigned char t[8];
 	int r = read_header(io, crc32_update(0, magic, 2));
 
-	if (r == -1)
-		return truncated(io);
 	if (r)
-		return UNPACK_ERROR;
+		return r == -1 ? truncated(io) : UNPACK_ERROR;
 	if (inflate_stream(z, &crc, &size)) {
 		io->stop = true;
 		return UNPACK_ERROR;
 	}
-	if (!read_le32(io, &want_crc) || !read_le32(io, &want_size))
+	if (!read_bytes(io, NULL, t, 8))
 		return truncated(io);
-	if (crc != want_crc)
-		unpack_error(io, "invalid compressed data--crc error");
-	if (size != want_size)
-		unpack_error(io, "invalid compressed data--length error");
-	if (crc != want_crc || size != want_size) {
+	for (int i = 3; i >= 0; i--) {
+		crc ^= (uint32_t)t[i] << 8 * i;
+		size ^= (uint32_t)t[i + 4] << 8 * i;
+	}
+	if (crc)
+		inflate_data_error(io, "crc error");
+	if (size)
+		inflate_data_error(io, "length error");
+	if (crc | size) {
 		io->stop = true;
 		return UNPACK_ERROR;
 	}
 	return inflate_write_rest(z) ? UNPACK_ERROR : UNPACK_OK;
-}
-
-/* What follows a member, b0 and b1 its first bytes (b1 -1 at the end
- * of the input), when it is not another member, as GNU gzip takes it. */
-static enum unpack_result after_members(struct unpack_io *io, int b0, int b1)
-{
-	int c = b1;
-
-	if (b0 == 0 && b1 <= 0) {
-		while (c == 0)
-			c = next_byte(io);
-		if (c < 0)
-			return unpack_read_failed(io) ? UNPACK_ERROR : UNPACK_OK;
-	}
-	unpack_warn(io, "decompression OK, trailing garbage ignored");
-	return UNPACK_WARNING;
 }
 
 enum unpack_result gunzip_decode(struct unpack_io *io)
@@ -182,34 +143,38 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 		return UNPACK_ERROR;
 	}
 	for (unsigned n = 0; r == UNPACK_OK; n++) {
-		unsigned char magic[2];
 		int b0 = next_byte(io), b1 = b0 < 0 ? -1 : next_byte(io);
+		unsigned char magic[2] = { (unsigned char)b0, (unsigned char)b1 };
 
-		if (unpack_read_failed(io))
-			r = truncated(io);
-		else if (b0 < 0 && (n || io->copy_unknown))
+		if (b0 < 0 && !unpack_read_failed(io) && (n || io->copy_unknown))
 			break;
-		else if (b0 == 0x1f && (b1 == 0x8b || b1 == 0x9e)) {
+		if (unpack_read_failed(io) || (b1 < 0 && b0 != 0 && !io->copy_unknown)) {
+			/* (gzip wants two bytes of a magic) */
+			r = truncated(io);
+		} else if (b0 == 0x1f && (b1 == 0x8b || b1 == 0x9e)) {
 			/* 0x9e: the magic of gzip 0.5, which gzip still reads */
-			magic[0] = (unsigned char)b0;
-			magic[1] = (unsigned char)b1;
 			r = member(z, io, magic);
 		} else if (b0 == 0x1f && (b1 == 0x1e || b1 == 0x9d || b1 == 0xa0)) {
 			unpack_error(io, "pack, compress or lzh data -- not supported");
 			r = UNPACK_ERROR;
 		} else if (io->copy_unknown) {
-			magic[0] = (unsigned char)b0;
-			magic[1] = (unsigned char)b1;
 			r = unpack_write(io, magic, b1 < 0 ? 1 : 2) ? UNPACK_ERROR
 				: unpack_copy_rest(io);
 			break;
-		} else if (b1 < 0 && b0 != 0) {
-			r = truncated(io);
 		} else if (!n) {
 			unpack_error(io, "not in gzip format");
 			r = UNPACK_ERROR;
 		} else {
-			r = after_members(io, b0, b1);
+			/* After the last member: zeros to the end are
+			 * fine, anything else is garbage. */
+			while (b0 == 0 && b1 == 0)
+				b1 = next_byte(io);
+			if (b0 == 0 && b1 < 0) {
+				r = unpack_read_failed(io) ? UNPACK_ERROR : UNPACK_OK;
+			} else {
+				unpack_warn(io, "decompression OK, trailing garbage ignored");
+				r = UNPACK_WARNING;
+			}
 			break;
 		}
 	}

@@ -21,7 +21,7 @@
 
 enum {
 	HISTORY = 32 << 10,             /* the farthest a distance reaches */
-	CHUNK = 256 << 10,              /* written at a time */
+	CHUNK = 128 << 10,              /* written at a time */
 	WINDOW_END = HISTORY + CHUNK,   /* no symbol starts at or past it */
 	MAX_MATCH = 258,
 	/* a match begun before WINDOW_END, and an 8-byte copy's overshoot */
@@ -29,12 +29,11 @@ enum {
 	LIT_ROOT = 10,
 	DIST_ROOT = 8,
 	CODELEN_ROOT = 7,
-	/* The root table, then the subtables.  The codes are complete
-	 * where there are subtables, so one of s index bits holds at least
-	 * s + 1 codes: n codes need at most n / (s + 1) subtables of 2^s
-	 * entries, and s is at most 15 - root. */
-	LIT_TABLE_SIZE = (1 << LIT_ROOT) + 288 / 6 * 32,
-	DIST_TABLE_SIZE = (1 << DIST_ROOT) + 32 / 8 * 128,
+	/* The root table, then the subtables of 2^(15 - root) entries at
+	 * most.  The codes are complete where there are subtables, so each
+	 * holds at least two codes: n codes need n / 2 subtables. */
+	LIT_TABLE_SIZE = (1 << LIT_ROOT) + 288 / 2 * (1 << (15 - LIT_ROOT)),
+	DIST_TABLE_SIZE = (1 << DIST_ROOT) + 32 / 2 * (1 << (15 - DIST_ROOT)),
 	/* a length and a distance code with their extra bits */
 	NEED_BITS = 48,
 };
@@ -67,30 +66,16 @@ struct inflate {
 	unsigned char window[WINDOW_SIZE];
 };
 
-static const char format_violated[] = "invalid compressed data--format violated";
+static const char format_violated[] = "format violated";
 
-/* The entries of the length symbols 257-285 and the distance symbols
- * 0-29 (RFC 1951 3.2.5): base << 16 | extra bits << 8.  Made at first
- * use. */
-static uint32_t base_entries[2][30];
-
-static void make_base_entries(void)
-{
-	unsigned len = 3, dist = 1;
-
-	for (unsigned i = 0; i < 30; i++) {
-		unsigned len_extra = i < 8 || i == 28 ? 0 : (i >> 2) - 1;
-		unsigned dist_extra = i < 4 ? 0 : (i >> 1) - 1;
-
-		base_entries[0][i] = (i == 28 ? 258u : len) << 16 | len_extra << 8;
-		base_entries[1][i] = dist << 16 | dist_extra << 8;
-		len += 1u << len_extra;
-		dist += 1u << dist_extra;
-	}
-}
-
+/* A symbol's entry, but for the bits it takes.  Lengths (257-285) and
+ * distances (0-29) come in groups of 4 and 2 codes (RFC 1951 3.2.5):
+ * after the first group, each group has one extra bit more, and its
+ * bases step by 1 << extra from (group + i % group) << extra. */
 static uint32_t symbol_entry(enum table_kind kind, unsigned sym)
 {
+	unsigned group = 2, first = 1, extra = 0;
+
 	if (kind == KIND_CODELEN)
 		return sym << 16;
 	if (kind == KIND_LIT) {
@@ -98,13 +83,19 @@ static uint32_t symbol_entry(enum table_kind kind, unsigned sym)
 			return sym << 16 | OP_LITERAL << 8;
 		if (sym == 256)
 			return OP_END << 8;
+		if (sym == 285)
+			return 258u << 16;
 		sym -= 257;
-		if (sym < 29)
-			return base_entries[0][sym];
-	} else if (sym < 30) {
-		return base_entries[1][sym];
+		group = 4;
+		first = 3;
 	}
-	return OP_BAD << 8;
+	if (sym >= 32 - group)         /* lengths 286-287, distances 30-31 */
+		return OP_BAD << 8;
+	if (sym >= group) {
+		extra = sym / group - 1;
+		sym = (group + sym % group) << extra;
+	}
+	return (first + sym) << 16 | extra << 8;
 }
 
 static unsigned reverse_bits(unsigned code, unsigned len)
@@ -122,77 +113,60 @@ static unsigned reverse_bits(unsigned code, unsigned len)
  * Fill table (the root of root bits, then subtables) for the code
  * lengths len[0..n) (RFC 1951 3.2.2; n <= 288).  False for a code GNU
  * gzip refuses: over-subscribed, or incomplete unless its longest code
- * has one bit (one code of one bit, or none at all); the codes a
- * complete code leaves unused decode as OP_BAD.
+ * has one bit (one code of one bit, or none at all); what an allowed
+ * incomplete code leaves unused decodes as OP_BAD.  A code longer than
+ * root continues in a subtable of its root prefix, all of them as large
+ * as the longest code needs.
  */
 static bool build_table(uint32_t *table, unsigned root, const unsigned char *len,
 			unsigned n, enum table_kind kind)
 {
-	unsigned short count[16] = { 0 }, next[16], sorted[288];
-	unsigned total = 0, code = 0, cur_len = 0, prefix = ~0u;
-	unsigned sub = 0, sub_bits = 0, next_sub = 1u << root;
-	int left = 1;
+	unsigned space = 0, max = 0, code = 0, prefix = ~0u, sub = 0;
+	unsigned next_sub = 1u << root, sub_bits;
 
-	if (!base_entries[1][1])
-		make_base_entries();
-	for (unsigned sym = 0; sym < n; sym++)
-		count[len[sym]]++;
-	for (unsigned l = 1; l < 16; l++) {
-		next[l] = (unsigned short)total;
-		total += count[l];
-		left = 2 * left - count[l];
-		if (left < 0)
-			return false;
-		if (count[l])
-			cur_len = l;
+	for (unsigned sym = 0; sym < n; sym++) {
+		if (len[sym])
+			space += 0x8000u >> len[sym];
+		if (len[sym] > max)
+			max = len[sym];
 	}
-	if (left > 0) {
-		if (cur_len > 1)
-			return false;
+	if (space > 0x8000 || (space < 0x8000 && max > 1))
+		return false;
+	if (space < 0x8000)
 		for (unsigned i = 0; i < 1u << root; i++)
 			table[i] = OP_BAD << 8;
-	}
-	for (unsigned sym = 0; sym < n; sym++)
-		if (len[sym])
-			sorted[next[len[sym]]++] = (unsigned short)sym;
-	/* Canonical codes in order of length, then symbol; a code goes in
+	sub_bits = max > root ? max - root : 0;
+	/* Canonical codes: by length, then by symbol; each goes in
 	 * bit-reversed, as it is read. */
-	cur_len = 0;
-	for (unsigned k = 0; k < total; k++) {
-		unsigned l = len[sorted[k]];
-		uint32_t e = symbol_entry(kind, sorted[k]) | l;
-		unsigned rev, i;
+	for (unsigned l = 1; l <= max; l++, code <<= 1) {
+		for (unsigned sym = 0; sym < n; sym++) {
+			uint32_t e;
+			unsigned rev, i;
 
-		code <<= l - cur_len;
-		cur_len = l;
-		rev = reverse_bits(code++, l);
-		if (l <= root) {
-			for (i = rev; i < 1u << root; i += 1u << l)
-				table[i] = e;
-			continue;
+			if (len[sym] != l)
+				continue;
+			e = symbol_entry(kind, sym) | l;
+			rev = reverse_bits(code++, l);
+			if (l <= root) {
+				for (i = rev; i < 1u << root; i += 1u << l)
+					table[i] = e;
+				continue;
+			}
+			/* The codes under one prefix come one after another. */
+			if ((rev & ((1u << root) - 1)) != prefix) {
+				prefix = rev & ((1u << root) - 1);
+				sub = next_sub;
+				next_sub += 1u << sub_bits;
+				table[prefix] = sub << 16 | (OP_LINK | sub_bits) << 8 | root;
+			}
+			for (i = rev >> root; i < 1u << sub_bits; i += 1u << (l - root))
+				table[sub + i] = e;
 		}
-		if ((rev & ((1u << root) - 1)) != prefix) {
-			/* A new subtable, as large as the longest code under
-			 * this prefix needs: the codes from k on fill its
-			 * space exactly. */
-			int space = 1 << (15 - root);
-			unsigned j = k;
-
-			while (space > 0 && j < total)
-				space -= 1 << (15 - len[sorted[j++]]);
-			prefix = rev & ((1u << root) - 1);
-			sub = next_sub;
-			sub_bits = len[sorted[j - 1]] - root;
-			next_sub += 1u << sub_bits;
-			table[prefix] = sub << 16 | (OP_LINK | sub_bits) << 8 | root;
-		}
-		for (i = rev >> root; i < 1u << sub_bits; i += 1u << (l - root))
-			table[sub + i] = e;
 	}
 	return true;
 }
 
-static uint32_t lookup(const uint32_t *table, unsigned root, uint64_t bits)
+static inline __attribute__((always_inline)) uint32_t lookup(const uint32_t *table, unsigned root, uint64_t bits)
 {
 	uint32_t e = table[bits & ((1u << root) - 1)];
 
@@ -240,12 +214,21 @@ static unsigned get_bits(struct inflate *z, unsigned n)
 	return v;
 }
 
+void inflate_data_error(struct unpack_io *io, const char *what)
+{
+	bb_error_msg("%s: invalid compressed data--%s", io->name, what);
+}
+
 /* Report what went wrong, as gzip words it: any error after the input
  * ended too soon is that. */
 static int fail(struct inflate *z, const char *what)
 {
-	if (!unpack_read_failed(z->io))
-		unpack_error(z->io, z->short_input ? "unexpected end of file" : what);
+	if (unpack_read_failed(z->io))
+		return -1;
+	if (z->short_input)
+		unpack_error(z->io, "unexpected end of file");
+	else
+		inflate_data_error(z->io, what);
 	return -1;
 }
 
@@ -293,31 +276,26 @@ int inflate_write_rest(struct inflate *z)
 	return 0;
 }
 
-/* A stored block (RFC 1951 3.2.4), straight from the input buffer. */
+/* A stored block (RFC 1951 3.2.4): LEN and NLEN through the register,
+ * then the bytes straight from the input buffer. */
 static int stored_block(struct inflate *z)
 {
 	struct unpack_io *io = z->io;
-	unsigned char head[4];
 	size_t len;
 
 	if (give_back(z))
 		return -1;
-	for (unsigned i = 0; i < 4; i++) {
-		if (io->in_next == io->in_end && !unpack_fill(io)) {
-			z->short_input = true;
-			return fail(z, format_violated);
-		}
-		head[i] = *io->in_next++;
-	}
-	len = head[0] | (size_t)head[1] << 8;
-	if ((size_t)(head[2] | head[3] << 8) != (len ^ 0xffff))
+	len = get_bits(z, 16);
+	if (get_bits(z, 16) != (len ^ 0xffff))
 		return fail(z, format_violated);
+	if (give_back(z))
+		return -1;
 	while (len) {
-		size_t n = (size_t)(io->in_end - io->in_next);
+		size_t n;
 
 		if (z->pos >= WINDOW_END && flush(z))
 			return -1;
-		if (!n && !unpack_fill(io)) {
+		if (io->in_next == io->in_end && !unpack_fill(io)) {
 			z->short_input = true;
 			return fail(z, format_violated);
 		}
@@ -334,14 +312,13 @@ static int stored_block(struct inflate *z)
 	return 0;
 }
 
+/* The fixed codes (RFC 1951 3.2.6). */
 static void fixed_tables(struct inflate *z)
 {
 	unsigned char len[288];
 
-	memset(len, 8, 144);
-	memset(len + 144, 9, 112);
-	memset(len + 256, 7, 24);
-	memset(len + 280, 8, 8);
+	for (unsigned i = 0; i < 288; i++)
+		len[i] = i < 144 ? 8 : i < 256 ? 9 : i < 280 ? 7 : 8;
 	build_table(z->lit, LIT_ROOT, len, 288, KIND_LIT);
 	memset(len, 5, 32);
 	build_table(z->dist, DIST_ROOT, len, 32, KIND_DIST);
@@ -513,7 +490,7 @@ static int huffman_block(struct inflate *z)
 	if (r == -2)
 		return fail(z, format_violated);
 	if (r == -3)
-		return fail(z, "invalid compressed data--distance too far back");
+		return fail(z, "distance too far back");
 	return r;
 }
 

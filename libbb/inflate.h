@@ -25,5 +25,7 @@ void inflate_free(struct inflate *z);
 int inflate_stream(struct inflate *z, uint32_t *crc, uint32_t *size);
 /* Write what inflate_stream left; 0, or -1 after a write error. */
 int inflate_write_rest(struct inflate *z);
+/* "NAME: invalid compressed data--what", gzip's words for damage. */
+void inflate_data_error(struct unpack_io *io, const char *what);
 
 #endif

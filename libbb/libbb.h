@@ -671,7 +671,7 @@ struct unpack_io {
 	bool stop;
 	/* The front end's own fields; decoders leave them alone. */
 	int in_fd, out_fd;
-	bool to_null;            /* -t: output only counted */
+	bool to_null;            /* -t: the output is dropped */
 	bool at_end, read_failed, write_failed;
 	const char *out_name;    /* for a write error: "stdout" or the file */
 	unsigned char *in_buf;   /* UNPACK_KEEP bytes, then UNPACK_IN_SIZE read */
@@ -689,7 +689,7 @@ struct unpack_io {
 enum { UNPACK_KEEP = 8, UNPACK_IN_SIZE = 64 << 10 };
 bool unpack_fill(struct unpack_io *io);
 bool unpack_read_failed(const struct unpack_io *io);
-/* Decoded bytes: written whole to the output (only counted under -t). 0,
+/* Decoded bytes: written whole to the output (dropped under -t). 0,
  * or -1 after reporting a write error (the decoder then returns
  * UNPACK_ERROR at once). */
 int unpack_write(struct unpack_io *io, const void *data, size_t len);
@@ -710,14 +710,14 @@ enum unpack_result unpack_copy_rest(struct unpack_io *io);
 
 struct unpack_format {
 	const char *tool;                   /* "gzip" or "xz", for --help and messages */
-	const char *const *suffixes;        /* pairs: compressed suffix, replacement: ".gz","", ".tgz",".tar", ... NULL-terminated (matched in any case) */
+	const char *const *suffixes;        /* pairs: compressed suffix, replacement: ".gz","", ".tgz",".tar", ... NULL-terminated (matched in any case); NULL without FEATURE_UNPACK_FILES */
 	enum unpack_result (*decode)(struct unpack_io *io);
 	const char *stdin_name;             /* standard input in messages: "stdin", "(stdin)" */
 	/* bb_getopt's strings: UNPACK_OPTIONS and UNPACK_LONGOPTS with the
 	 * format's own options added (NULL: those alone), and the function
-	 * that takes a format's option (opt, its argument or NULL) before
-	 * any file is opened; it may set io->mem_limit, or die with a
-	 * message. */
+	 * that takes each of the format's options (opt, and arg for one
+	 * that takes an argument) before any file is opened; it may set
+	 * io->mem_limit, or die with a message. */
 	const char *options, *longopts;
 	void (*option)(struct unpack_io *io, int opt, const char *arg);
 };

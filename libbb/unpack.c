@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -17,10 +18,23 @@
 
 enum { EXIT_WARNING = 2 };
 
+/* A decoder's result is the exit status. */
+_Static_assert((int)UNPACK_OK == EXIT_SUCCESS && (int)UNPACK_ERROR == EXIT_FAILURE
+	       && (int)UNPACK_WARNING == EXIT_WARNING, "unpack_result is the exit status");
+
+/* The options, one bit each in the order of UNPACK_OPTIONS ("cdfkqt"). */
+enum {
+	OPT_STDOUT = 1 << 0,
+	OPT_FORCE = 1 << 2,
+	OPT_KEEP = 1 << 3,
+	OPT_QUIET = 1 << 4,
+	OPT_TEST = 1 << 5,
+};
+
 struct unpack_run {
 	const struct unpack_format *format;
 	struct unpack_io io;
-	bool to_stdout, keep, force;
+	unsigned opts;
 };
 
 /* The status of a run after one more file: an error outweighs a
@@ -48,15 +62,14 @@ static int decode(struct unpack_run *run, int in_fd, const char *name,
 	 * (gzip aborts there): the output holds a prefix of the whole. */
 	if (r == UNPACK_ERROR && (io->read_failed || io->write_failed))
 		io->stop = true;
-	return r == UNPACK_OK ? EXIT_SUCCESS
-		: r == UNPACK_WARNING ? EXIT_WARNING : EXIT_FAILURE;
+	return (int)r;
 }
 
 /* A file left alone, with a warning: exit status 2, and no message
  * under -q. */
 static int skip_file(struct unpack_run *run, const char *name, const char *why)
 {
-	if (!run->io.quiet)
+	if (!(run->opts & OPT_QUIET))
 		bb_error_msg("%s%s", name, why);
 	return EXIT_WARNING;
 }
@@ -87,7 +100,10 @@ static int unpack_to_stdout(struct unpack_run *run, const char *name)
 	int fd, status;
 
 	if (strcmp(name, "-") == 0) {
-		if (!run->force && isatty(STDIN_FILENO))
+		struct winsize ws;
+
+		/* isatty(), without linking it */
+		if (!(run->opts & OPT_FORCE) && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0)
 			bb_error_msg_and_usage("compressed data not read from a terminal. "
 					       "Use -f to force decompression.");
 		return decode(run, STDIN_FILENO, run->format->stdin_name,
@@ -132,7 +148,7 @@ static int create_output(struct unpack_run *run, const char *out_name)
 		fd = open(out_name, O_WRONLY | O_CREAT | O_EXCL, S_IRUSR | S_IWUSR);
 		if (fd >= 0 || errno != EEXIST)
 			break;
-		if (!run->force) {
+		if (!(run->opts & OPT_FORCE)) {
 			/* gzip's words, and printed even under -q. */
 			bb_error_msg("%s already exists;\tnot overwritten", out_name);
 			return -2;
@@ -173,7 +189,7 @@ static int unpack_opened(struct unpack_run *run, int in, const char *name,
 
 	if (!S_ISREG(st->st_mode))
 		return skip_file(run, name, " is not a directory or a regular file - ignored");
-	if (st->st_nlink > 1 && !run->force) {
+	if (st->st_nlink > 1 && !(run->opts & OPT_FORCE)) {
 		unsigned long others = (unsigned long)st->st_nlink - 1;
 		char why[64];
 
@@ -192,7 +208,7 @@ static int unpack_opened(struct unpack_run *run, int in, const char *name,
 	} else if (finish_output(out, out_name, st) != 0) {
 		unlink(out_name);
 		status = EXIT_FAILURE;
-	} else if (!run->keep && unlink(name) != 0) {
+	} else if (!(run->opts & OPT_KEEP) && unlink(name) != 0) {
 		bb_perror_msg("%s", name);
 		status = EXIT_FAILURE;
 	}
@@ -209,13 +225,14 @@ static int unpack_to_file(struct unpack_run *run, const char *name)
 	out_name = output_name(run->format, name);
 	if (!out_name) {
 		/* gzip is silent here under -q, and then exits 0. */
-		if (run->io.quiet)
+		if (run->opts & OPT_QUIET)
 			return EXIT_SUCCESS;
 		return skip_file(run, name, ": unknown suffix -- ignored");
 	}
 	/* Not through a symbolic link, unless -f; no waiting for a fifo's
 	 * writer, since a fifo is refused. */
-	in = open_named(run, name, O_NONBLOCK | (run->force ? 0 : O_NOFOLLOW), &st);
+	in = open_named(run, name,
+			O_NONBLOCK | (run->opts & OPT_FORCE ? 0 : O_NOFOLLOW), &st);
 	if (in >= 0) {
 		status = unpack_opened(run, in, name, &st, out_name);
 		close(in);
@@ -238,40 +255,36 @@ int unpack_main(int argc, char **argv, const struct unpack_format *format)
 	run.format = format;
 	run.io.mem_limit = UINT64_MAX;
 	/* zcat, xzcat */
-	run.to_stdout = len >= 3 && strcmp(applet_name + len - 3, "cat") == 0;
+	if (len >= 3 && strcmp(applet_name + len - 3, "cat") == 0)
+		run.opts = OPT_STDOUT;
 	while ((c = bb_getopt(argc, argv,
 			      format->options ? format->options : UNPACK_OPTIONS,
 			      format->longopts ? format->longopts : UNPACK_LONGOPTS))
 	       != -1) {
-		if (c == 'c')
-			run.to_stdout = true;
-		else if (c == 'f')
-			run.force = true;
-		else if (c == 'k')
-			run.keep = true;
-		else if (c == 'q')
-			run.io.quiet = true;
-		else if (c == 't')
-			run.io.to_null = true;
-		else if (c != 'd')
+		const char *o = strchr(UNPACK_OPTIONS, c);
+
+		if (o)
+			run.opts |= 1u << (o - UNPACK_OPTIONS);
+		else
 			format->option(&run.io, c, optarg);
 	}
-	if (run.io.to_null)
-		run.to_stdout = true;
-	run.io.copy_unknown = run.force && run.to_stdout;
+	if (run.opts & OPT_TEST)
+		run.opts |= OPT_STDOUT;
+	run.io.quiet = run.opts & OPT_QUIET;
+	run.io.to_null = run.opts & OPT_TEST;
+	run.io.copy_unknown = (run.opts & (OPT_FORCE | OPT_STDOUT)) == (OPT_FORCE | OPT_STDOUT);
 	run.io.in_buf = xmalloc(UNPACK_KEEP + UNPACK_IN_SIZE);
 	files = optind < argc ? argv + optind : stdin_only;
 	for (; *files && !run.io.stop; files++) {
 		const char *name = *files;
 
-		if (run.to_stdout || strcmp(name, "-") == 0)
+		if ((run.opts & OPT_STDOUT) || strcmp(name, "-") == 0)
 			status = worse(status, unpack_to_stdout(&run, name));
 		else if (ENABLE_FEATURE_UNPACK_FILES)
 			status = worse(status, unpack_to_file(&run, name));
 		else
-			bb_error_msg_and_die("writing FILE from FILE%s is not supported "
-					     "in this build (FEATURE_UNPACK_FILES is off): "
-					     "use -c", format->suffixes[0]);
+			bb_error_msg_and_die("no FILE.gz -> FILE in this build "
+					     "(FEATURE_UNPACK_FILES is off): use -c");
 	}
 	return status;
 }

@@ -3,7 +3,6 @@
  * input, its output and its messages (libbb.h, "decompressing
  * applets").  unpack.c sets up the struct for each file.
  */
-#include <errno.h>
 #include <string.h>
 
 #include "libbb.h"
