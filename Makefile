@@ -513,7 +513,7 @@ help:
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
 	@echo '  bench-bmap      bmap= against bmaptool copy on loop devices (docs/bmap.md)'
-	@echo '  bench-unpack    zcat against gzip and BusyBox, 200 MiB mixed input (docs/unpack.md)'
+	@echo '  bench-unpack    zcat and xzcat against gzip, xz and BusyBox, 200 MiB mixed input (docs/unpack.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
