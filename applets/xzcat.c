@@ -14,45 +14,46 @@
 //config:config UNXZ
 //config:	bool "unxz"
 //config:	default y
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decompress FILE.xz to FILE (FEATURE_UNPACK_FILES), or to
-//config:	  standard output with -c.  The same code as xzcat: both
-//config:	  cost what one does.
+//config:	  standard output with -c.  The same code as xzcat, under a
+//config:	  second name.
 //config:config FEATURE_XZ_FAST
 //config:	bool "Decode LZMA for speed"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  The LZMA loop and CRC-64 built for speed (-O2, every coder
 //config:	  inline): about 1.4 times as fast, for about 2 KiB.
 //config:config FEATURE_XZ_X86
 //config:	bool "x86 branch filter"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decode .xz files made with xz --x86 (x86 executables, kernels).
 //config:config FEATURE_XZ_ARM
 //config:	bool "ARM branch filter"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decode .xz files made with xz --arm (32-bit ARM code).
 //config:config FEATURE_XZ_ARMTHUMB
 //config:	bool "ARM-Thumb branch filter"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decode .xz files made with xz --armthumb (Thumb code).
 //config:config FEATURE_XZ_ARM64
 //config:	bool "ARM64 branch filter"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decode .xz files made with xz --arm64 (AArch64 code).
 //config:config FEATURE_XZ_DELTA
 //config:	bool "Delta filter"
 //config:	default y
-//config:	depends on XZCAT || UNXZ
+//config:	depends on XZCAT
 //config:	help
 //config:	  Decode .xz files made with xz --delta (images, audio).
 
