@@ -164,7 +164,6 @@ enum {
 	XZ_FILTER_ARMTHUMB = 0x08,
 	XZ_FILTER_SPARC = 0x09,
 	XZ_FILTER_ARM64 = 0x0A,
-	XZ_FILTER_RISCV = 0x0B,
 	XZ_FILTER_LZMA2 = 0x21,
 };
 
@@ -198,10 +197,6 @@ void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncomp
 /* The largest Unpadded Size (a multiple of 4 below 2^63). */
 #define XZ_UNPADDED_MAX (UINT64_C(0x7FFFFFFFFFFFFFFC))
 
-/* A variable-length integer at p, at most end - p bytes: its length, or
- * 0 if it is invalid (over 9 bytes, a needless zero byte, cut). */
-size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v);
-
 /* One .xz file being decoded. */
 struct xz_dec {
 	struct unpack_io *io;
@@ -215,8 +210,6 @@ struct xz_dec {
 	uint64_t mem_needed;            /* message: what -M or ENOMEM stopped */
 };
 
-/* The bytes of each check ID's field. */
-size_t xz_check_size(unsigned check);
 /* Decode the block whose header begins with size_byte (not 0, which is
  * the index), up to and including its check.  XZ_OK or what went wrong. */
 enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte);

@@ -62,12 +62,15 @@ static const struct {
 	{ XZ_FILTER_ARM64, 4, "arm64", ENABLE_FEATURE_XZ_ARM64 ? NULL : "FEATURE_XZ_ARM64" },
 };
 
-size_t xz_check_size(unsigned check)
+/* The bytes of each check ID's field. */
+static size_t xz_check_size(unsigned check)
 {
 	return check ? (size_t)4 << (check - 1) / 3 : 0;
 }
 
-size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
+/* A variable-length integer at p, at most end - p bytes: its length, or
+ * 0 if it is invalid (over 9 bytes, a needless zero byte, cut). */
+static size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
 {
 	size_t n = 0;
 

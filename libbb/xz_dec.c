@@ -83,7 +83,8 @@ static enum xz_status index_byte(struct xz_dec *x, struct index_reader *r, unsig
 	return XZ_OK;
 }
 
-/* A variable-length integer of the index (xz_get_vli's rules). */
+/* A variable-length integer of the index: at most 9 bytes, no needless
+ * zero byte at its end. */
 static enum xz_status index_vli(struct xz_dec *x, struct index_reader *r, uint64_t *v)
 {
 	*v = 0;
