@@ -408,6 +408,7 @@ endif
 # make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
+# A target that never crashed may have no testsuite/fuzz/crashes/NAME.
 FUZZ_TARGETS := parse_size operands conv bmapfile mapfile gunzip xz
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
@@ -432,7 +433,8 @@ fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 			$$([ $$t = operands ] && echo -detect_leaks=0) \
 			-artifact_prefix=$(O)/fuzz/crash-$$t- \
 			$(O)/fuzz/corpus-$$t testsuite/fuzz/corpus/$$t \
-			testsuite/fuzz/crashes/$$t > $(O)/fuzz/$$t.log 2>&1; then \
+			$$(ls -d testsuite/fuzz/crashes/$$t 2>/dev/null) \
+			> $(O)/fuzz/$$t.log 2>&1; then \
 			printf '  FUZZ    %-10s %s execs in %s s, corpus %s\n' $$t \
 				"$$(sed -n 's/^stat::number_of_executed_units: *//p' $(O)/fuzz/$$t.log)" \
 				'$(FUZZ_SECONDS)' "$$(ls $(O)/fuzz/corpus-$$t | wc -l)"; \

@@ -33,7 +33,8 @@
 # bmap, bmap-nocache: a sparse ext4 image of IMAGE_MIB (mkfs.ext4 -d
 # from random files of 15% of its size and 200 small ones; its own fast
 # disk) and its map from bmaptool create, written with zerobox dd bmap=
-# bs=4M conv=fsync (bmap-nocache: oflag=nocache too).  The contender
+# conv=fsync in bmap='s own records, as docs/bmap.md advises (bmap-nocache:
+# oflag=nocache too).  The contender
 # bmaptool runs bmaptool copy (which syncs at its end): the host's
 # python3 and bmaptool, read-only over 9p (qemu -virtfs of /), under
 # chroot.  busybox and gnu write the whole image with conv=fsync; in
