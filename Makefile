@@ -241,6 +241,11 @@ $(KERNEL_INCLUDE):
 
 -include $(OBJS:.o=.d) $(UNIT_OBJS:.o=.d)
 
+# FEATURE_XZ_FAST builds the .xz decoder's inner loops for speed, the
+# rest stays built for size (docs/unpack.md has what each costs).
+XZ_FAST_OBJS := $(O)/libbb/lzma_dec.o $(O)/libbb/crc64.o
+$(XZ_FAST_OBJS): ALL_CFLAGS += $(if $(shell grep -s '^\#define ENABLE_FEATURE_XZ_FAST 1' $(AUTOCONF)),-O2)
+
 # Generated files are written only when their content changes; the stamps
 # remember that the generator ran.  The empty recipes make make look at
 # the real files' times again, so an unchanged header rebuilds nothing.
@@ -287,6 +292,14 @@ $(O)/unit/test_bmapfile: $(O)/testsuite/unit/test_bmapfile.o $(BMAPFILE_OBJ) \
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(BMAPFILE_OBJ) $(LIBBB_OBJS) $(LDLIBS)
+
+# The .xz decoder's unit test feeds it from memory: the front end's
+# calls go to the test's own (as the fuzz harnesses' exit does), and it
+# reads the test files of testsuite/xz/.
+UNPACK_WRAP := -Wl,--wrap=unpack_fill -Wl,--wrap=unpack_read_failed \
+	-Wl,--wrap=unpack_write -Wl,--wrap=unpack_error -Wl,--wrap=unpack_warn
+$(O)/testsuite/unit/test_xz.o: ALL_CFLAGS += -DXZ_DIR='"$(CURDIR)/testsuite/xz"'
+$(O)/unit/test_xz: ALL_LDFLAGS += $(UNPACK_WRAP)
 
 # ---- configuration ---------------------------------------------------
 
@@ -396,7 +409,7 @@ endif
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
 # A target that never crashed may have no testsuite/fuzz/crashes/NAME.
-FUZZ_TARGETS := parse_size operands conv bmapfile mapfile gunzip
+FUZZ_TARGETS := parse_size operands conv bmapfile mapfile gunzip xz
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
@@ -432,6 +445,10 @@ fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
 		fi; \
 	done
 
+# The .xz harness is fed by a front end in memory (UNPACK_WRAP, above).
+$(O)/fuzz/fuzz_xz: FUZZ_CFLAGS += $(UNPACK_WRAP)
+$(O)/unit/test_fuzz_xz: ALL_LDFLAGS += $(UNPACK_WRAP)
+$(O)/fuzz/fuzz_xz $(O)/unit/test_fuzz_xz: libbb/xz.h testsuite/unit/unpack_feed.h
 $(O)/fuzz/fuzz_%: testsuite/fuzz/fuzz_%.c $(FUZZ_DEPS) $(AUTOCONF)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(@D)
@@ -498,7 +515,7 @@ help:
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
 	@echo '  bench-bmap      bmap= against bmaptool copy on loop devices (docs/bmap.md)'
-	@echo '  bench-unpack    zcat against gzip and BusyBox, 200 MiB mixed input (docs/unpack.md)'
+	@echo '  bench-unpack    zcat and xzcat against gzip, xz and BusyBox, 200 MiB mixed input (docs/unpack.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='

@@ -634,6 +634,12 @@ void sha_final(struct sha_ctx *ctx, unsigned char *digest);
  * message; pass the result back in to continue it with more bytes. */
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 
+/* ---- CRC-64 (crc64.c) ---------------------------------------------- */
+
+/* The CRC-64 of xz (ECMA-182): crc64_update(0, data, len) for a whole
+ * message; pass the result back in to continue it with more bytes. */
+uint64_t crc64_update(uint64_t crc, const void *data, size_t len);
+
 /* ---- decompressing applets (unpack.c, unpack_io.c) ----------------- */
 
 /*
@@ -730,6 +736,10 @@ int unpack_main(int argc, char **argv, const struct unpack_format *format);
 /* The gzip format (gunzip.c, inflate.c): members, trailing zeros and
  * garbage as GNU gzip -d takes them. */
 enum unpack_result gunzip_decode(struct unpack_io *io);
+
+/* The .xz format (xz_dec.c and the files it names): streams, blocks,
+ * LZMA2 and the filters, as xz -d takes them; .lzma is refused. */
+enum unpack_result xz_decode(struct unpack_io *io);
 
 /* ---- time (time.c), the transfer layer's clock --------------------- */
 

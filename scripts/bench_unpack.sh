@@ -24,7 +24,7 @@
 #   BUSYBOX=PATH       BusyBox (default: busybox in PATH; empty: no column)
 #
 # Prints a markdown table on stdout; progress on stderr.  A format adds
-# its rows at the end (see "gzip" below).
+# its rows at the end (see "gzip" and "xz" below).
 set -eu
 
 ZEROBOX=${ZEROBOX:-$(pwd)/zerobox}
@@ -116,3 +116,9 @@ echo "|---|---|---|---|---|---|---|"
 
 [ -f input.gz ] || { say "gzip -6"; gzip -6 -c input > input.gz; }
 row input.gz "gzip -6" "$ZEROBOX zcat" "gzip -dc" "gzip -dc" ${BUSYBOX:+"$BUSYBOX zcat"}
+
+# ---- xz -------------------------------------------------------------------
+
+# One block (xz -T1), an 8 MiB dictionary, CRC64: what xz -6 makes.
+[ -f input.xz ] || { say "xz -6 (a minute or two)"; xz -6 -T1 -c input > input.xz; }
+row input.xz "xz -6" "$ZEROBOX xzcat" "xz -dc" "xz -dc" ${BUSYBOX:+"$BUSYBOX xzcat"}
