@@ -299,6 +299,18 @@ ALWAYS_INLINE void copy_match(struct lz_window *w, size_t pos, size_t back, size
 		dst += part;
 		n -= part;
 	}
+	/* A short distance repeats a pattern (a run of zeros is distance
+	 * 1): once it stands twice, it repeats at twice the distance too,
+	 * so the word copy soon takes over. */
+	while (back < 8 && n > back) {
+		const unsigned char *src = dst - back;
+
+		for (size_t i = 0; i < back; i++)
+			dst[i] = src[i];
+		dst += back;
+		n -= back;
+		back *= 2;
+	}
 	copy_forward(dst, dst - back, back, n);
 }
 
