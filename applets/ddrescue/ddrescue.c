@@ -117,39 +117,43 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-static void read_mapfile(const char *name, const struct stat *in_st)
+/* The mapfile into r->map, and the status line it resumes from; no
+ * mapfile yet leaves the map empty. */
+static void read_mapfile(struct rescue *r, const struct stat *in_st)
 {
 	struct mapfile_parser p;
 	struct stat st;
 	char chunk[4096];
-	ssize_t n;
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+	int fd = open(r->map_name, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return;
-		exit(bb_perror_name("cannot open mapfile %s", name));
-	}
-	if (!fstat(fd, &st)) {
+	if (fd < 0 && errno != ENOENT)
+		exit(bb_perror_name("cannot open mapfile %s", r->map_name));
+	if (fd >= 0 && !fstat(fd, &st)) {
 		if (same_file(&st, in_st))
-			die_about("mapfile %s is the input", name);
+			die_about("mapfile %s is the input", r->map_name);
 		if (S_ISBLK(in_st->st_mode) && st.st_dev == in_st->st_rdev)
 			bb_error_msg("warning: mapfile %s is on the disk being rescued",
-				     quote_always(name));
+				     quote_always(r->map_name));
 	}
-	mapfile_parse_begin(&p);
-	while ((n = safe_read(fd, chunk, sizeof(chunk))) > 0)
+	if (mapfile_parse_begin(&p, MAX_BLOCKS))
+		bb_perror_msg_and_die("cannot reserve the block list");
+	while (fd >= 0 && (n = safe_read(fd, chunk, sizeof(chunk))) > 0)
 		if (mapfile_parse_feed(&p, chunk, (size_t)n))
 			break;
 	if (n < 0)
-		exit(bb_perror_name("error reading mapfile %s", name));
-	if (p.error || mapfile_parse_end(&p)) {
+		exit(bb_perror_name("error reading mapfile %s", r->map_name));
+	if (p.error || mapfile_parse_end(&p, &r->map)) {
 		xfunc_error_retval = 2;
 		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
-				     quote_always(name), p.lineno, p.error);
+				     quote_always(r->map_name), p.lineno, p.error);
 	}
-	close(fd);
-	rescue_resume_at(p.cur_status, p.cur_pass);
+	if (fd >= 0)
+		close(fd);
+	if (p.have_status) {
+		r->cur_status = p.cur_status;
+		r->cur_pass = p.cur_pass;
+	}
 }
 
 /* The command line for the mapfile's comment (the options as bb_getopt
@@ -174,19 +178,15 @@ static const char *join_args(char **argv)
 	return line;
 }
 
-int ddrescue_main(int argc, char **argv)
+/* The options into r and given[]; the files' names.  Refuses what it
+ * can tell wrong before any file is touched. */
+static void parse_options(struct rescue *r, int argc, char **argv)
 {
-	struct rescue r;
-	struct io_end in;
-	struct lazy_buffer buf = { NULL, 0 };
-	struct stat out_st;
-	struct sigaction sa;
-	bool out_exists, unaligned = false;
-	uint64_t size, insize;
-	int c, fd;
+	uint64_t size;
+	bool unaligned = false;
+	int c;
 
-	memset(&r, 0, sizeof(r));
-	r.sector = 512;
+	r->sector = 512;
 	for (;;) {
 		optarg = "";
 		c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
@@ -195,7 +195,7 @@ int ddrescue_main(int argc, char **argv)
 			break;
 		if (c == 'V') {
 			bb_print_version();
-			return 0;
+			exit(0);
 		}
 		/* The rest of the option string is GNU's options it lacks. */
 		if (!strchr("bcdDfiosnNrqv", c))
@@ -204,73 +204,121 @@ int ddrescue_main(int argc, char **argv)
 		/* -b and -r are checked as they come, the other numbers
 		 * once -b (what their "s" means) is known. */
 		if (c == 'b')
-			r.sector = number(c, 1, 1 << 20, 0);
+			r->sector = number(c, 1, 1 << 20, 0);
 		if (c == 'r')
-			r.retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
-							      : INT_MAX;
+			r->retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
+							       : INT_MAX;
 	}
-	r.no_scrape = given['n'];
-	r.no_trim = given['N'];
-	r.quiet = given['q'];
-	if (!r.sector)
+	r->no_scrape = given['n'];
+	r->no_trim = given['N'];
+	r->quiet = given['q'];
+	if (!r->sector)
 		bb_error_msg_and_usage("invalid sector size 0");
-	r.cluster = number('c', 1, (64 << 20) / r.sector, 128) * r.sector;
-	if (!r.cluster)
+	r->cluster = number('c', 1, (64 << 20) / r->sector, 128) * r->sector;
+	if (!r->cluster)
 		bb_error_msg_and_usage("invalid cluster size 0");
-	r.ipos = number('i', r.sector, INT64_MAX, 0);
-	r.opos = number('o', r.sector, INT64_MAX, r.ipos);
-	size = number('s', r.sector, INT64_MAX, UINT64_MAX);
+	r->ipos = number('i', r->sector, INT64_MAX, 0);
+	r->opos = number('o', r->sector, INT64_MAX, r->ipos);
+	size = number('s', r->sector, INT64_MAX, UINT64_MAX);
+	r->iend = r->ipos > UINT64_MAX - size ? UINT64_MAX : r->ipos + size;
 	if (argc - optind < 2 || argc - optind > 3)
 		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
 				       : "too many files");
-	r.in_name = argv[optind];
-	r.out_name = argv[optind + 1];
-	r.map_name = argv[optind + 2];
+	r->in_name = argv[optind];
+	r->out_name = argv[optind + 1];
+	r->map_name = argv[optind + 2];
 	/* O_DIRECT reads and writes whole sectors only (no -s: to the end) */
 	if (given['s'])
-		unaligned = size % r.sector;
-	if (given['d'] && (r.ipos % r.sector || unaligned))
+		unaligned = size % r->sector;
+	if (given['d'] && (r->ipos % r->sector || unaligned))
 		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
-	if (given['D'] && (r.opos % r.sector || unaligned))
+	if (given['D'] && (r->opos % r->sector || unaligned))
 		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
+}
 
-	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
+/* Open the input, check the output, read the mapfile, make the map
+ * cover the input and the domain fit in it; then the buffer and the
+ * output, last, so that nothing is created when a check fails. */
+static void open_files(struct rescue *r)
+{
+	struct io_end in;
+	struct lazy_buffer buf = { NULL, 0 };
+	struct stat out_st;
+	uint64_t insize;
+	bool out_exists;
+	int fd = open(r->in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
+
 	if (fd < 0)
-		exit(bb_perror_name("cannot open %s", r.in_name));
-	io_end_learn(&in, fd, r.in_name);
-	r.in_fd = fd;
+		exit(bb_perror_name("cannot open %s", r->in_name));
+	io_end_learn(&in, fd, r->in_name);
+	r->in_fd = fd;
 	if (!in.size_known && !given['s'])
-		die_about("the size of %s is unknown; give it with -s", r.in_name);
-	insize = in.size_known ? in.size : r.ipos + size;
-	out_exists = stat(r.out_name, &out_st) == 0;
+		die_about("the size of %s is unknown; give it with -s", r->in_name);
+	insize = in.size_known ? in.size : r->iend;
+	out_exists = stat(r->out_name, &out_st) == 0;
 	if (out_exists && same_file(&out_st, &in.st))
 		bb_error_msg_and_die("input and output are the same file");
 	if (out_exists && !S_ISREG(out_st.st_mode) && !given['f'])
-		die_about("output %s is not a regular file; use -f to write to it", r.out_name);
-	if (map_init(MAX_BLOCKS))
-		bb_perror_msg_and_die("cannot reserve the block list");
-	if (r.map_name) {
+		die_about("output %s is not a regular file; use -f to write to it", r->out_name);
+	r->cur_status = ST_NONTRIED;
+	r->cur_pass = 1;
+	if (r->map_name) {
 		struct stat map_st;
 
-		if (out_exists && stat(r.map_name, &map_st) == 0 && same_file(&map_st, &out_st))
+		if (out_exists && stat(r->map_name, &map_st) == 0 && same_file(&map_st, &out_st))
 			bb_error_msg_and_die("mapfile and output are the same file");
-		read_mapfile(r.map_name, &in.st);
+		read_mapfile(r, &in.st);
+	} else if (map_init(&r->map, MAX_BLOCKS)) {
+		bb_perror_msg_and_die("cannot reserve the block list");
 	}
-	if (map_end() < insize && map_append(insize - map_end(), ST_NONTRIED))
+	if (map_end(&r->map) < insize &&
+	    map_append(&r->map, insize - map_end(&r->map), ST_NONTRIED))
 		bb_error_msg_and_die("too many blocks in the mapfile");
-	r.iend = min_u64(insize, r.ipos > UINT64_MAX - size ? UINT64_MAX : r.ipos + size);
-	if (r.iend > map_end())
-		r.iend = map_end();
-	if (r.iend < r.ipos)
-		r.iend = r.ipos;
-	if (lazy_buffer_alloc(&buf, r.cluster))
-		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r.cluster);
-	r.buf = buf.data;
+	r->iend = min_u64(min_u64(insize, r->iend), map_end(&r->map));
+	if (r->iend < r->ipos)
+		r->iend = r->ipos;
+	if (lazy_buffer_alloc(&buf, r->cluster))
+		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r->cluster);
+	r->buf = buf.data;
 
-	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
+	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
 	if (fd < 0)
-		exit(bb_perror_name("cannot open %s", r.out_name));
-	r.out_fd = fd;
+		exit(bb_perror_name("cannot open %s", r->out_name));
+	r->out_fd = fd;
+}
+
+/* The message for why the rescue stopped, and the exit status. */
+static int report(struct rescue *r, enum rescue_stop stop)
+{
+	int sig = rescue_stop_signal;
+
+	rescue_end_line(r);
+	switch (stop) {
+	case RESCUE_SIGNALED:
+		if (!r->quiet)
+			bb_error_msg("interrupted by signal %d", sig);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return 128 + sig;
+	case RESCUE_WRITE_FAILED:
+		bb_errno_msg(r->error, "error writing %s", quote_always(r->out_name));
+		return EXIT_FAILURE;
+	case RESCUE_MAP_FULL:
+		bb_error_msg("too many blocks in the map; resume with the mapfile saved");
+		return EXIT_FAILURE;
+	default:
+		return EXIT_SUCCESS;
+	}
+}
+
+int ddrescue_main(int argc, char **argv)
+{
+	struct rescue r;
+	struct sigaction sa;
+
+	memset(&r, 0, sizeof(r));
+	parse_options(&r, argc, argv);
+	open_files(&r);
 	r.command_line = join_args(argv);
 
 	memset(&sa, 0, sizeof(sa));
@@ -286,5 +334,5 @@ int ddrescue_main(int argc, char **argv)
 			   (unsigned long long)r.ipos, (unsigned long long)r.opos,
 			   (unsigned long long)(r.cluster / r.sector),
 			   (unsigned long long)r.sector);
-	return rescue_run(&r);
+	return report(&r, rescue_run(&r));
 }

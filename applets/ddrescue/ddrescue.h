@@ -22,28 +22,36 @@ enum {
 
 /* ---- map.c: contiguous blocks from 0 to map_end() ----------------- */
 
-/* Reserve room for max_blocks blocks (pages are touched as used; a map
- * reserved before is released);
- * the map starts empty, ending at 0.  Returns 0 or -1 (ENOMEM). */
-int map_init(size_t max_blocks);
-size_t map_count(void);
-uint64_t map_end(void);
-void map_block(size_t i, uint64_t *pos, uint64_t *size, int *status);
+/* Block i covers [start[i], start[i + 1]) with status[i]; start[count]
+ * is the end of the map.  Its functions are map_*. */
+struct map {
+	uint64_t *start;
+	unsigned char *status;
+	size_t count, capacity;
+};
+
+/* An empty map ending at 0, with room for max_blocks blocks (pages are
+ * touched as used).  Returns 0 or -1 (ENOMEM, the map left empty). */
+int map_init(struct map *m, size_t max_blocks);
+void map_free(struct map *m);
+uint64_t map_end(const struct map *m);
+void map_block(const struct map *m, size_t i, uint64_t *pos, uint64_t *size, int *status);
 /* Append a block at map_end() (a status equal to the last one's merges).
  * Returns -1 when the list is full. */
-int map_append(uint64_t size, int status);
+int map_append(struct map *m, uint64_t size, int status);
 /* Give [start, end) the status (clamped to the map).  Returns -1 and
  * changes nothing when that needs more blocks than were reserved. */
-int map_set(uint64_t start, uint64_t end, int status);
+int map_set(struct map *m, uint64_t start, uint64_t end, int status);
 /* The first (or, backwards, the last) block of status st that overlaps
  * [lo, hi), clamped to it; false if none. */
-bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
-		uint64_t *start, uint64_t *end);
+bool map_search(const struct map *m, uint64_t lo, uint64_t hi, int st,
+		bool backwards, uint64_t *start, uint64_t *end);
 /* The status of the byte at pos (ST_FINISHED outside the map, so that
  * nothing beyond it counts as a bad neighbour). */
-int map_status_at(uint64_t pos);
+int map_status_at(const struct map *m, uint64_t pos);
 /* Bytes of status st within [start, end), and how many blocks. */
-uint64_t map_total(uint64_t start, uint64_t end, int st, size_t *blocks);
+uint64_t map_total(const struct map *m, uint64_t start, uint64_t end, int st,
+		   size_t *blocks);
 
 /* ---- mapfile.c ---------------------------------------------------- */
 
@@ -51,6 +59,10 @@ uint64_t map_total(uint64_t start, uint64_t end, int st, size_t *blocks);
  * INT64_MAX; advances *s.  Returns 0 or -1. */
 int parse_cxx_integer(const char **s, uint64_t *v);
 
+/* A mapfile arriving in pieces: mapfile_parse_begin, mapfile_parse_feed
+ * for each piece, mapfile_parse_end, which hands the map over.  The
+ * parser fills its own map until then; after an error (-1, with
+ * p->error and p->lineno set) that map is the caller's to map_free. */
 struct mapfile_parser {
 	size_t len;
 	bool too_long;           /* the line did not fit: must be a comment */
@@ -59,14 +71,15 @@ struct mapfile_parser {
 	const char *error;       /* why parsing stopped, or NULL */
 	uint64_t cur_pos;        /* the status line */
 	int cur_status, cur_pass;
+	struct map map;          /* the blocks so far */
 	char line[128];          /* last: the fields above stay within a
 				    short offset, which makes shorter code */
 };
-/* Parse a mapfile arriving in pieces into the (empty) map.  Each call
- * returns 0, or -1 with p->error and p->lineno set. */
-void mapfile_parse_begin(struct mapfile_parser *p);
+/* Returns 0, or -1 when the map's room can't be had. */
+int mapfile_parse_begin(struct mapfile_parser *p, size_t max_blocks);
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n);
-int mapfile_parse_end(struct mapfile_parser *p);
+/* The last line, then the map moves to *map.  Returns 0 or -1. */
+int mapfile_parse_end(struct mapfile_parser *p, struct map *map);
 
 /* The mapfile keeps this much of the command line. */
 enum { COMMAND_LINE_MAX = 2048 };
@@ -79,10 +92,23 @@ struct mapfile_status {
 };
 /* Write the map to name atomically: name.tmp, fsync, rename.  Returns 0
  * or -1 with errno. */
-int mapfile_save(const char *name, const struct mapfile_status *st);
+int mapfile_save(const char *name, const struct map *map,
+		 const struct mapfile_status *st);
 
 /* ---- rescue.c ----------------------------------------------------- */
 
+/* Why a rescue stopped. */
+enum rescue_stop {
+	RESCUE_GO_ON,           /* (within the passes) not stopped */
+	RESCUE_FINISHED,        /* every phase ran */
+	RESCUE_SIGNALED,        /* by rescue_stop_signal */
+	RESCUE_WRITE_FAILED,    /* the output: errno in r->error */
+	RESCUE_MAP_FULL,        /* the block list had no room left */
+};
+
+/* A rescue: what the command line and the files set (ddrescue.c), the
+ * map, and where the passes are.  Passed down the calls; the mapfile
+ * is saved from it. */
 struct rescue {
 	int in_fd, out_fd;
 	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
@@ -93,11 +119,21 @@ struct rescue {
 	int retry_passes;
 	bool no_trim, no_scrape, quiet;
 	unsigned char *buf;       /* cluster bytes, page aligned */
+	struct map map;
+	/* the mapfile's status line: the phase and pass, and where */
+	const char *phase;
+	int cur_status, cur_pass;
+	uint64_t cur_pos;
+	/* progress and saving */
+	uint64_t read_bytes, rate_bytes, rate_ns, last_save_ns, last_progress_ns;
+	bool line_open;           /* a progress line waits for its end */
+	int error;                /* RESCUE_WRITE_FAILED's errno */
 };
-/* Run every phase; returns the exit status. */
-int rescue_run(const struct rescue *r);
-/* A resumed rescue goes on from the copying pass it was in. */
-void rescue_resume_at(int status, int pass);
+/* Run every phase from where r's status line says, then save the
+ * mapfile (also when stopped).  Returns why it stopped. */
+enum rescue_stop rescue_run(struct rescue *r);
+/* End a progress line left open, before a message. */
+void rescue_end_line(struct rescue *r);
 /* Set by the signal handler: the signal to stop for, or 0. */
 extern volatile int rescue_stop_signal;
 

@@ -10,62 +10,65 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-static uint64_t *start;
-static unsigned char *status;
-static size_t count, capacity;
-
-int map_init(size_t max_blocks)
+int map_init(struct map *m, size_t max_blocks)
 {
-	unsigned char *p;
+	unsigned char *p = try_malloc((max_blocks + 1) * (sizeof(*m->start) + 1));
 
-	free_mapped(start);
-	start = NULL;
-	p = try_malloc((max_blocks + 1) * (sizeof(*start) + 1));
+	memset(m, 0, sizeof(*m));
 	if (!p)
 		return -1;
-	start = (uint64_t *)(void *)p;
-	status = p + (max_blocks + 1) * sizeof(*start);
-	capacity = max_blocks;
-	count = 0;
-	start[0] = 0;
+	m->start = (uint64_t *)(void *)p;
+	m->status = p + (max_blocks + 1) * sizeof(*m->start);
+	m->capacity = max_blocks;
+	m->start[0] = 0;
 	return 0;
 }
 
-size_t map_count(void) { return count; }
-uint64_t map_end(void) { return start[count]; }
-
-void map_block(size_t i, uint64_t *pos, uint64_t *size, int *st)
+void map_free(struct map *m)
 {
-	*pos = start[i];
-	*size = start[i + 1] - start[i];
-	*st = status[i];
+	free_mapped(m->start);
+	memset(m, 0, sizeof(*m));
 }
 
-int map_append(uint64_t size, int st)
+uint64_t map_end(const struct map *m)
 {
+	return m->start[m->count];
+}
+
+void map_block(const struct map *m, size_t i, uint64_t *pos, uint64_t *size, int *st)
+{
+	*pos = m->start[i];
+	*size = m->start[i + 1] - m->start[i];
+	*st = m->status[i];
+}
+
+int map_append(struct map *m, uint64_t size, int st)
+{
+	size_t n = m->count;
+
 	if (!size)
 		return 0;
-	if (count && status[count - 1] == st) {
-		start[count] += size;
+	if (n && m->status[n - 1] == st) {
+		m->start[n] += size;
 		return 0;
 	}
-	if (count == capacity)
+	if (n == m->capacity)
 		return -1;
-	status[count] = (unsigned char)st;
-	start[count + 1] = start[count] + size;
-	count++;
+	m->status[n] = (unsigned char)st;
+	m->start[n + 1] = m->start[n] + size;
+	m->count = n + 1;
 	return 0;
 }
 
 /* The block holding pos (pos < end). */
-static size_t find(uint64_t pos)
+static size_t find(const struct map *m, uint64_t pos)
 {
-	size_t lo = 0, hi = count;
+	size_t lo = 0, hi = m->count;
 
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (start[mid] <= pos)
+		if (m->start[mid] <= pos)
 			lo = mid;
 		else
 			hi = mid;
@@ -73,19 +76,19 @@ static size_t find(uint64_t pos)
 	return lo;
 }
 
-int map_set(uint64_t a, uint64_t b, int st)
+int map_set(struct map *m, uint64_t a, uint64_t b, int st)
 {
-	uint64_t new_start[3];
-	unsigned char new_status[3];
-	size_t first, last, n = 0, old;
+	uint64_t new_start[3], *start = m->start;
+	unsigned char new_status[3], *status = m->status;
+	size_t first, last, n = 0, old, count = m->count;
 	int before;
 
-	if (b > map_end())
-		b = map_end();
+	if (b > map_end(m))
+		b = map_end(m);
 	if (a >= b)
 		return 0;
-	first = find(a);
-	last = find(b - 1);
+	first = find(m, a);
+	last = find(m, b - 1);
 	/* The blocks first..last become: what is left of first before a,
 	 * [a, b), what is left of last after b; a piece with the status of
 	 * the one before it (the block before first, for the first piece)
@@ -106,52 +109,53 @@ int map_set(uint64_t a, uint64_t b, int st)
 	if (last + 1 < count && status[last + 1] == before)
 		last++;
 	old = last - first + 1;
-	if (count - old + n > capacity)
+	if (count - old + n > m->capacity)
 		return -1;
 	memmove(start + first + n, start + last + 1, (count - last) * sizeof(*start));
 	memmove(status + first + n, status + last + 1, count - last - 1);
 	memcpy(start + first, new_start, n * sizeof(*start));
 	memcpy(status + first, new_status, n);
-	count = count - old + n;
+	m->count = count - old + n;
 	return 0;
 }
 
-bool map_search(uint64_t lo, uint64_t hi, int st, bool backwards,
-		uint64_t *s, uint64_t *e)
+bool map_search(const struct map *m, uint64_t lo, uint64_t hi, int st,
+		bool backwards, uint64_t *s, uint64_t *e)
 {
 	size_t i;
 
-	if (hi > map_end())
-		hi = map_end();
+	if (hi > map_end(m))
+		hi = map_end(m);
 	if (lo >= hi)
 		return false;
-	for (i = find(backwards ? hi - 1 : lo); status[i] != st; i += backwards ? -1 : 1) {
+	for (i = find(m, backwards ? hi - 1 : lo); m->status[i] != st;
+	     i += backwards ? -1 : 1) {
 		/* the block just looked at was the last one within [lo, hi) */
-		if (backwards ? start[i] <= lo : start[i + 1] >= hi)
+		if (backwards ? m->start[i] <= lo : m->start[i + 1] >= hi)
 			return false;
 	}
-	*s = start[i] > lo ? start[i] : lo;
-	*e = min_u64(start[i + 1], hi);
+	*s = m->start[i] > lo ? m->start[i] : lo;
+	*e = min_u64(m->start[i + 1], hi);
 	return true;
 }
 
-int map_status_at(uint64_t pos)
+int map_status_at(const struct map *m, uint64_t pos)
 {
-	return pos < map_end() ? status[find(pos)] : ST_FINISHED;
+	return pos < map_end(m) ? m->status[find(m, pos)] : ST_FINISHED;
 }
 
-uint64_t map_total(uint64_t a, uint64_t b, int st, size_t *blocks)
+uint64_t map_total(const struct map *m, uint64_t a, uint64_t b, int st, size_t *blocks)
 {
 	uint64_t sum = 0;
 	size_t i;
 
 	*blocks = 0;
-	if (a >= b || a >= map_end())
+	if (a >= b || a >= map_end(m))
 		return 0;
-	for (i = find(a); i < count && start[i] < b; i++) {
-		if (status[i] != st)
+	for (i = find(m, a); i < m->count && m->start[i] < b; i++) {
+		if (m->status[i] != st)
 			continue;
-		sum += min_u64(start[i + 1], b) - (start[i] > a ? start[i] : a);
+		sum += min_u64(m->start[i + 1], b) - (m->start[i] > a ? m->start[i] : a);
 		++*blocks;
 	}
 	return sum;

@@ -44,9 +44,10 @@ int parse_cxx_integer(const char **sp, uint64_t *v)
 	return 0;
 }
 
-void mapfile_parse_begin(struct mapfile_parser *p)
+int mapfile_parse_begin(struct mapfile_parser *p, size_t max_blocks)
 {
 	memset(p, 0, sizeof(*p));
+	return map_init(&p->map, max_blocks);
 }
 
 static const char *skip_blanks(const char *s)
@@ -124,13 +125,13 @@ static const char *parse_line(struct mapfile_parser *p)
 		return "invalid size";
 	if (!strchr("?*/-+", *status))
 		return "invalid status character";
-	if (!map_count() && pos && map_append(pos, ST_NONTRIED))
+	if (!p->map.count && pos && map_append(&p->map, pos, ST_NONTRIED))
 		return "too many blocks";
-	if (pos != map_end())
+	if (pos != map_end(&p->map))
 		return "block not contiguous with the one before";
 	if (size > (uint64_t)INT64_MAX - pos)
 		return "block ends past the largest position";
-	if (map_append(size, *status))
+	if (map_append(&p->map, size, *status))
 		return "too many blocks";
 	return NULL;
 }
@@ -156,13 +157,14 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 	return 0;
 }
 
-int mapfile_parse_end(struct mapfile_parser *p)
+int mapfile_parse_end(struct mapfile_parser *p, struct map *map)
 {
 	/* a last line without its newline */
 	if ((p->len || p->too_long) && mapfile_parse_feed(p, "\n", 1))
 		return -1;
 	if (!p->have_status && p->lineno)
 		return fail(p, "no status line");
+	*map = p->map;
 	return 0;
 }
 
@@ -182,7 +184,8 @@ static void upper_hex(char *s)
 			*s -= 'a' - 'A';
 }
 
-int mapfile_save(const char *name, const struct mapfile_status *st)
+int mapfile_save(const char *name, const struct map *map,
+		 const struct mapfile_status *st)
 {
 	char buf[SAVE_BUF], tmp[PATH_MAX], *line;
 	size_t len, i = 0;
@@ -212,14 +215,14 @@ int mapfile_save(const char *name, const struct mapfile_status *st)
 		uint64_t pos, size;
 		int s;
 
-		if (len > SAVE_BUF - LINE_ROOM || i == map_count()) {
+		if (len > SAVE_BUF - LINE_ROOM || i == map->count) {
 			if (full_write(fd, buf, len) != (ssize_t)len)
 				break;
 			len = 0;
 		}
-		if (i == map_count())
+		if (i == map->count)
 			break;
-		map_block(i++, &pos, &size, &s);
+		map_block(map, i++, &pos, &size, &s);
 		line = buf + len;
 		len += bb_format(line, SAVE_BUF - len, "0x%08llx  0x%08llx  %c\n",
 				 (unsigned long long)pos, (unsigned long long)size, s);

@@ -1,25 +1,31 @@
 /*
  * test_ddrescue_map.c - ddrescue's block list and mapfile parser and
- * writer (applets/ddrescue/map.c and mapfile.c, compiled in as they
- * are): GNU ddrescue 1.27's example mapfile, the errors, the bound on
- * blocks, and a save read back.
+ * writer (applets/ddrescue/map.c and mapfile.c, linked as built): GNU
+ * ddrescue 1.27's example mapfile, the errors, the bound on blocks, and
+ * a save read back.
  */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "../../applets/ddrescue/map.c"
-#include "../../applets/ddrescue/mapfile.c"
+#include "libbb.h"
+#include "../../applets/ddrescue/ddrescue.h"
 #include "unit.h"
+
+/* The map the last parse handed over, or the one a test builds. */
+static struct map map;
 
 static int parse_text(const char *text, size_t blocks, struct mapfile_parser *p)
 {
-	if (map_init(blocks))
+	map_free(&map);
+	if (mapfile_parse_begin(p, blocks))
 		return -2;
-	mapfile_parse_begin(p);
-	if (mapfile_parse_feed(p, text, strlen(text)))
+	if (mapfile_parse_feed(p, text, strlen(text)) || mapfile_parse_end(p, &map)) {
+		map = p->map;
 		return -1;
-	return mapfile_parse_end(p);
+	}
+	return 0;
 }
 
 /* The map as "pos size st," with decimal numbers. */
@@ -29,11 +35,11 @@ static const char *map_text(void)
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < map_count() && len < sizeof(buf) - 64; i++) {
+	for (i = 0; i < map.count && len < sizeof(buf) - 64; i++) {
 		uint64_t pos, size;
 		int st;
 
-		map_block(i, &pos, &size, &st);
+		map_block(&map, i, &pos, &size, &st);
 		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%" PRIu64 " %" PRIu64 " %c,",
 					pos, size, st);
 	}
@@ -63,11 +69,11 @@ static void test_parse(void)
 	unit_end();
 
 	unit_begin("mapfile: decimal, octal, comments after blanks, pieces");
-	CHECK(map_init(16) == 0);
-	mapfile_parse_begin(&p);
+	map_free(&map);
+	CHECK(mapfile_parse_begin(&p, 16) == 0);
 	CHECK(mapfile_parse_feed(&p, "0 + 2 # here\n0 0", 16) == 0);
 	CHECK(mapfile_parse_feed(&p, "10 - # x\n8 010 +\n", 17) == 0);
-	CHECK(mapfile_parse_end(&p) == 0);
+	CHECK(mapfile_parse_end(&p, &map) == 0);
 	CHECK_STR(map_text(), "0 8 -,8 8 +,");
 	CHECK(p.cur_pass == 2);
 	unit_end();
@@ -119,7 +125,7 @@ static void test_errors(void)
 	CHECK(parse_text(longline, 3, &p) == -1);
 	CHECK_STR(p.error, "line too long");
 	CHECK(parse_text("0 ? 1\n0 0x10 +\0", 3, &p) == 0);
-	CHECK(parse_text("", 3, &p) == 0 && map_count() == 0);
+	CHECK(parse_text("", 3, &p) == 0 && map.count == 0);
 	unit_end();
 }
 
@@ -128,33 +134,34 @@ static void test_set(void)
 	uint64_t a, b;
 
 	unit_begin("map: set splits and merges");
-	CHECK(map_init(4) == 0);
-	CHECK(map_append(100, '?') == 0);
-	CHECK(map_set(10, 20, '+') == 0);
+	map_free(&map);
+	CHECK(map_init(&map, 4) == 0);
+	CHECK(map_append(&map, 100, '?') == 0);
+	CHECK(map_set(&map, 10, 20, '+') == 0);
 	CHECK_STR(map_text(), "0 10 ?,10 10 +,20 80 ?,");
-	CHECK(map_set(20, 30, '+') == 0);
+	CHECK(map_set(&map, 20, 30, '+') == 0);
 	CHECK_STR(map_text(), "0 10 ?,10 20 +,30 70 ?,");
-	CHECK(map_set(0, 10, '+') == 0);
+	CHECK(map_set(&map, 0, 10, '+') == 0);
 	CHECK_STR(map_text(), "0 30 +,30 70 ?,");
-	CHECK(map_set(50, 60, '-') == 0);
+	CHECK(map_set(&map, 50, 60, '-') == 0);
 	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 10 -,60 40 ?,");
 	unit_end();
 
 	unit_begin("map: at the bound a change is refused, the map kept");
-	CHECK(map_set(90, 95, '*') == -1);
+	CHECK(map_set(&map, 90, 95, '*') == -1);
 	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 10 -,60 40 ?,");
-	CHECK(map_set(60, 70, '-') == 0);
+	CHECK(map_set(&map, 60, 70, '-') == 0);
 	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 20 -,70 30 ?,");
 	unit_end();
 
 	unit_begin("map: search finds blocks of a status, either way");
-	CHECK(map_search(0, 100, '?', false, &a, &b) && a == 30 && b == 50);
-	CHECK(map_search(40, 100, '?', false, &a, &b) && a == 40 && b == 50);
-	CHECK(map_search(50, 90, '?', false, &a, &b) && a == 70 && b == 90);
-	CHECK(map_search(0, 100, '?', true, &a, &b) && a == 70 && b == 100);
-	CHECK(map_search(35, 70, '?', true, &a, &b) && a == 35 && b == 50);
-	CHECK(!map_search(0, 30, '?', true, &a, &b));
-	CHECK(map_status_at(55) == '-' && map_status_at(100) == '+');
+	CHECK(map_search(&map, 0, 100, '?', false, &a, &b) && a == 30 && b == 50);
+	CHECK(map_search(&map, 40, 100, '?', false, &a, &b) && a == 40 && b == 50);
+	CHECK(map_search(&map, 50, 90, '?', false, &a, &b) && a == 70 && b == 90);
+	CHECK(map_search(&map, 0, 100, '?', true, &a, &b) && a == 70 && b == 100);
+	CHECK(map_search(&map, 35, 70, '?', true, &a, &b) && a == 35 && b == 50);
+	CHECK(!map_search(&map, 0, 30, '?', true, &a, &b));
+	CHECK(map_status_at(&map, 55) == '-' && map_status_at(&map, 100) == '+');
 	unit_end();
 }
 
@@ -171,10 +178,11 @@ static void test_save(void)
 	fd = mkstemp(path);
 	CHECK(fd >= 0);
 	close(fd);
-	CHECK(map_init(8) == 0);
-	CHECK(map_append(0x117000, '+') == 0 && map_append(0x200, '-') == 0 &&
-	      map_append(0x100000000ull, '?') == 0);
-	CHECK(mapfile_save(path, &st) == 0);
+	map_free(&map);
+	CHECK(map_init(&map, 8) == 0);
+	CHECK(map_append(&map, 0x117000, '+') == 0 && map_append(&map, 0x200, '-') == 0 &&
+	      map_append(&map, 0x100000000ull, '?') == 0);
+	CHECK(mapfile_save(path, &map, &st) == 0);
 	fd = open(path, O_RDONLY);
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
