@@ -62,40 +62,20 @@ static const char longopts[] =
  * option not given. */
 static const char *given[128];
 
-/* The number given to option opt, with GNU ddrescue's multipliers
- * (sector is what "s" means); dflt if the option was not given. */
+/* The number given to option opt, in GNU ddrescue's spelling (sector
+ * is what its "s" means, 0 where "s" is refused); dflt if the option
+ * was not given. */
 static uint64_t number(int opt, uint64_t sector, uint64_t max, uint64_t dflt)
 {
-	static const char letters[] = "kMGTPE";
-	const char *arg = given[opt], *s = arg, *l;
-	uint64_t v, mul = 1;
+	const struct number_syntax rescue = { NULL, sector, NUMBER_RESCUE };
+	uint64_t v;
 
-	if (!arg)
+	if (!given[opt])
 		return dflt;
-	if (parse_cxx_integer(&s, &v))
-		goto bad;
-	if (*s && (l = strchr(letters, *s == 'K' ? 'k' : *s)) != NULL) {
-		bool binary = s[1] == 'i';
-		unsigned power = (unsigned)(l - letters) + 1;
-
-		if (binary == (*s == 'k'))
-			goto bad;
-		s += 1 + binary;
-		while (power--)
-			mul *= binary ? 1024 : 1000;
-	}
-	if (*s == 's') {
-		if (__builtin_mul_overflow(mul, sector, &mul))
-			goto bad;
-		s++;
-	}
-	if (*s == 'B')
-		s++;
-	if (*s || __builtin_mul_overflow(v, mul, &v) || v > max)
-		goto bad;
+	if (parse_number_in(given[opt], &rescue, 0, max, &v) != PARSE_SIZE_OK)
+		bb_error_msg_and_usage("invalid number for -%c: %s", opt,
+				       quote_escaped(given[opt]));
 	return v;
-bad:
-	bb_error_msg_and_usage("invalid number for -%c: %s", opt, quote_escaped(arg));
 }
 
 /* "message naming 'name'", then exit 1 (the errno ones are
@@ -204,9 +184,9 @@ static void parse_options(struct rescue *r, int argc, char **argv)
 		/* -b and -r are checked as they come, the other numbers
 		 * once -b (what their "s" means) is known. */
 		if (c == 'b')
-			r->sector = number(c, 1, 1 << 20, 0);
+			r->sector = number(c, 0, 1 << 20, 0);
 		if (c == 'r')
-			r->retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
+			r->retry_passes = strcmp(optarg, "-1") ? (int)number(c, 0, INT_MAX, 0)
 							       : INT_MAX;
 	}
 	r->no_scrape = given['n'];
@@ -214,7 +194,7 @@ static void parse_options(struct rescue *r, int argc, char **argv)
 	r->quiet = given['q'];
 	if (!r->sector)
 		bb_error_msg_and_usage("invalid sector size 0");
-	r->cluster = number('c', 1, (64 << 20) / r->sector, 128) * r->sector;
+	r->cluster = number('c', 0, (64 << 20) / r->sector, 128) * r->sector;
 	if (!r->cluster)
 		bb_error_msg_and_usage("invalid cluster size 0");
 	r->ipos = number('i', r->sector, INT64_MAX, 0);

@@ -55,10 +55,6 @@ uint64_t map_total(const struct map *m, uint64_t start, uint64_t end, int st,
 
 /* ---- mapfile.c ---------------------------------------------------- */
 
-/* A C++ integer constant (decimal, 0x hex, 0 octal) at *s, at most
- * INT64_MAX; advances *s.  Returns 0 or -1. */
-int parse_cxx_integer(const char **s, uint64_t *v);
-
 /* A mapfile arriving in pieces: mapfile_parse_begin, mapfile_parse_feed
  * for each piece, mapfile_parse_end, which hands the map over.  The
  * parser fills its own map until then; after an error (-1, with

@@ -18,32 +18,6 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-int parse_cxx_integer(const char **sp, uint64_t *v)
-{
-	const char *s = *sp;
-	unsigned base = 10;
-	uint64_t n = 0;
-	unsigned d;
-	int digits = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0') {
-		base = 8;
-	}
-	for (; (d = digit_value(*s)) < base; s++, digits++) {
-		if (n > ((uint64_t)INT64_MAX - d) / base)
-			return -1;
-		n = n * base + d;
-	}
-	if (!digits)
-		return -1;
-	*v = n;
-	*sp = s;
-	return 0;
-}
-
 int mapfile_parse_begin(struct mapfile_parser *p, size_t max_blocks)
 {
 	memset(p, 0, sizeof(*p));
@@ -77,9 +51,13 @@ static int fields(char *line, char *field[3])
 	}
 }
 
+/* A field that is a C++ integer constant, at most INT64_MAX: 0 or -1. */
 static int number_field(const char *f, uint64_t *v)
 {
-	return parse_cxx_integer(&f, v) || *f ? -1 : 0;
+	static const struct number_syntax integer = { NULL, 0, NUMBER_INTEGER };
+
+	return scan_number(&f, &integer, v) != PARSE_SIZE_OK || *f || *v > INT64_MAX
+		? -1 : 0;
 }
 
 static int fail(struct mapfile_parser *p, const char *why)
