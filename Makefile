@@ -281,7 +281,7 @@ $(O)/unit/%: $(O)/testsuite/unit/%.o $(LIBBB_OBJS) $(O)/.ldflags
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIBBB_OBJS) $(LDLIBS)
 
 # The bmap parser's unit test links the parser too.
-BMAPFILE_OBJ := $(O)/applets/dd/bmapfile.o
+BMAPFILE_OBJ := $(O)/applets/dd/jobs/bmapfile.o
 $(O)/unit/test_bmapfile: $(O)/testsuite/unit/test_bmapfile.o $(BMAPFILE_OBJ) \
 		$(LIBBB_OBJS) $(O)/.ldflags
 	$(call msg,LD,$@)
@@ -409,9 +409,9 @@ FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-I$(O)/include -Ilibbb -Iapplets/dd -Itestsuite/fuzz
+	-I$(O)/include -Ilibbb -Iapplets/dd -Iapplets/dd/jobs -Itestsuite/fuzz
 FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
-	$(wildcard applets/dd/*.c applets/dd/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
+	$(wildcard applets/dd/*.c applets/dd/*.h applets/dd/jobs/*.c applets/dd/jobs/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
 DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
 DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
 RESCUE_MAP_SRCS := applets/ddrescue/map.c applets/ddrescue/mapfile.c
@@ -457,7 +457,7 @@ $(O)/unit/test_fuzz_%: testsuite/fuzz/fuzz_%.c testsuite/fuzz/replay.c \
 		| $(KERNEL_INCLUDE)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Itestsuite/fuzz \
+	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Iapplets/dd/jobs -Itestsuite/fuzz \
 		-DFUZZ_DIR='"$(CURDIR)/testsuite/fuzz"' -DFUZZ_NAME='"$*"' \
 		$(ALL_LDFLAGS) -Wl,--wrap=exit -o $@ $< testsuite/fuzz/replay.c \
 		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS),$(RESCUE_MAP_OBJS)) $(LDLIBS)

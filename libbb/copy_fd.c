@@ -112,7 +112,7 @@ int copy_fd_zerocopy(int in_fd, int out_fd, uint64_t limit,
 			limit -= (uint64_t)n;
 			continue;
 		}
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && transfer_retry(NULL))
 			continue;
 		/* Only the private pipe's filling can tell the input's end. */
 		at_end = n == 0 && path == COPY_SPLICE_VIA_PIPE && ch.in_pipe == 0;

@@ -1,7 +1,8 @@
 /*
  * io.c - read/write wrappers: safe_* retry EINTR, full_* loop until the
- * whole request is done.  See libbb.h for what each returns after
- * partial progress.
+ * whole request is done, and the transfer layer's one write loop, which
+ * full_write is too.  See libbb.h for what each returns after partial
+ * progress.
  */
 #include <errno.h>
 #include <string.h>
@@ -9,25 +10,14 @@
 
 #include "libbb.h"
 
-/* One read or write, again while a signal interrupts it. */
-static ssize_t retry_interrupted(int fd, void *buf, size_t count, bool writing)
+ssize_t safe_read(int fd, void *buf, size_t count)
 {
 	ssize_t n;
 
 	do
-		n = writing ? write(fd, buf, count) : read(fd, buf, count);
-	while (n < 0 && errno == EINTR);
+		n = read(fd, buf, count);
+	while (n < 0 && transfer_retry(NULL));
 	return n;
-}
-
-ssize_t safe_read(int fd, void *buf, size_t count)
-{
-	return retry_interrupted(fd, buf, count, false);
-}
-
-ssize_t safe_write(int fd, const void *buf, size_t count)
-{
-	return retry_interrupted(fd, (void *)buf, count, true);
 }
 
 ssize_t full_read(int fd, void *buf, size_t count)
@@ -45,21 +35,43 @@ ssize_t full_read(int fd, void *buf, size_t count)
 	return (ssize_t)done;
 }
 
-ssize_t full_write(int fd, const void *buf, size_t count)
+/* The one write loop (libbb.h, "the transfer layer").  A short write is
+ * continued once signals are acted on (a signal may have cut it short);
+ * a write that returns 0 fails as ENOSPC (some drivers say 0 at the end
+ * of a device); a stopping signal ends it with EINTR. */
+size_t transfer_write(struct transfer *t, int fd, const void *data, size_t len,
+		      int64_t offset)
 {
+	const unsigned char *p = data;
 	size_t done = 0;
 
-	while (done < count) {
-		ssize_t n = safe_write(fd, (const char *)buf + done,
-				       count - done);
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			return done ? (ssize_t)done : -1;
+	while (done < len) {
+		ssize_t n = offset < 0 ? write(fd, p + done, len - done)
+			: pwrite(fd, p + done, len - done, (off_t)(offset + (int64_t)done));
+
+		if (n < 0) {
+			if (transfer_retry(t))
+				continue;
+			break;
+		}
+		if (n == 0) {
+			errno = ENOSPC;
+			break;
 		}
 		done += (size_t)n;
+		if (done < len && t && transfer_act_on_signals(t)) {
+			errno = EINTR;
+			break;
+		}
 	}
-	return (ssize_t)done;
+	return done;
+}
+
+ssize_t full_write(int fd, const void *buf, size_t count)
+{
+	size_t done = transfer_write(NULL, fd, buf, count, -1);
+
+	return done || done == count ? (ssize_t)done : -1;
 }
 
 ssize_t full_write_str(int fd, const char *s)

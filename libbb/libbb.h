@@ -111,13 +111,6 @@ void bb_print_version(void);
 /* The version string (VERSION file and git describe; version.c). */
 extern const char bb_version[];
 
-/* A line left unfinished on stderr (dd's status=progress line): whatever
- * comes next ends it first, as GNU's dd does.  bb_stderr_end_line says
- * whether one was open and counts it as ended: its caller writes the
- * newline.  The message functions above do so themselves. */
-void bb_stderr_leave_line_open(void);
-bool bb_stderr_end_line(void);
-
 /* Write to stderr, remembering a failure: a diagnostic or summary that
  * could not be written makes the exit status 1 (bb_exit_status), as GNU's
  * close_stdout does for stderr.  Every message above goes through it. */
@@ -145,7 +138,6 @@ void free_mapped(void *p);
 /* ---- I/O (io.c) ---------------------------------------------------- */
 
 ssize_t safe_read(int fd, void *buf, size_t count);
-ssize_t safe_write(int fd, const void *buf, size_t count);
 
 /* Read until count bytes or end of file.  Returns the number of bytes
  * read (less than count only at end of file).  If a read fails before
@@ -162,6 +154,82 @@ ssize_t full_write(int fd, const void *buf, size_t count);
 
 /* Write a NUL-terminated string; returns what full_write returns. */
 ssize_t full_write_str(int fd, const char *s);
+
+/* ---- the transfer layer (signals.c, io.c, progress.c, time.c) ------ */
+
+/*
+ * What every applet that moves bytes shares (docs/design.md, "The
+ * transfer layer"): the signals and the one place that acts on them,
+ * the EINTR and short-write policy with the one write loop, the line
+ * pacer and the progress line, and the clock (monotonic_ns).  Nothing
+ * in it exits the process; a client's hook may.
+ */
+
+/* Signals a transfer catches (transfer_catch_signals). */
+enum {
+	CATCH_INTERRUPT = 1 << 0,   /* SIGINT */
+	CATCH_TERMINATE = 1 << 1,   /* SIGTERM and SIGHUP */
+	CATCH_INFO      = 1 << 2,   /* SIGUSR1: a report, and the copy goes on */
+};
+
+/* A copy in progress, as the signals see it: the client's hooks. */
+struct transfer {
+	void *client;                      /* passed to the hooks */
+	void (*report)(void *client);      /* SIGUSR1 asked for a report */
+	/* A stopping signal arrived.  It may end the process (dd: the
+	 * summary, then death by the signal); if it returns, the transfer
+	 * is stopped, and every layer call after it returns at once. */
+	void (*interrupted)(void *client, int sig);
+	int stopped_by;                    /* that signal, or 0 */
+};
+
+void transfer_catch_signals(unsigned which);
+bool transfer_act_on_signals(struct transfer *t);
+bool transfer_retry(struct transfer *t);
+/* Write len bytes to fd at offset (the file offset if offset < 0);
+ * returns how many were written, fewer only with errno set.  t may be
+ * NULL: EINTR is then simply retried. */
+size_t transfer_write(struct transfer *t, int fd, const void *data, size_t len,
+		      int64_t offset);
+
+/* When a line printed every interval is due (line_due). */
+struct line_pacer {
+	uint64_t interval_ns, next_ns;
+	uint64_t last_turn_ns;           /* when the loop last asked */
+	uint64_t slowest_ns;             /* its slowest turn since the line */
+	uint64_t slowest_before_ns;      /* and in the interval before it */
+};
+
+void line_pacer_start(struct line_pacer *pacer, uint64_t now,
+		      uint64_t interval_ns);
+bool line_due(struct line_pacer *pacer, uint64_t now);
+
+/* A progress line (or block of lines) kept up on one descriptor, in
+ * one of two styles: progress_line_show, GNU dd's line, rewritten with
+ * a carriage return and spaces; progress_block_show, lines rewritten in
+ * place on a terminal, written whole elsewhere.  A zeroed struct with
+ * its fd set serves the first; progress_block_init sets up the second. */
+struct progress_line {
+	int fd;
+	bool on_terminal;        /* progress_block_show: fd is a terminal */
+	size_t width;            /* progress_line_show: the last text's length */
+	unsigned lines;          /* progress_block_show: the last block's lines */
+	struct line_pacer pacer;
+};
+
+void progress_line_show(struct progress_line *line, const char *text,
+			size_t len);
+void progress_block_init(struct progress_line *line, int fd);
+void progress_block_show(struct progress_line *line, const char *text,
+			 size_t len);
+void progress_line_end(struct progress_line *line);
+
+/* A line left open by the progress printer (on fd): whatever comes next
+ * ends it first, as GNU's dd does.  bb_take_open_line returns its fd,
+ * or -1 if none, and counts it as ended: the caller writes the newline.
+ * The message functions do so themselves. */
+void bb_leave_line_open(int fd);
+int bb_take_open_line(void);
 
 /* ---- sizes (parse_size.c) ------------------------------------------ */
 
@@ -580,7 +648,7 @@ void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
  * message; pass the result back in to continue it with more bytes. */
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 
-/* ---- time (time.c) ------------------------------------------------- */
+/* ---- time (time.c), the transfer layer's clock --------------------- */
 
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);

@@ -27,19 +27,19 @@ int xfunc_error_retval = EXIT_FAILURE;
 enum { MSG_STACK = 256 };
 
 static bool stderr_failed;
-static bool stderr_line_open;
+static int open_line_fd = -1;   /* where a progress line is open, or -1 */
 
-void bb_stderr_leave_line_open(void)
+void bb_leave_line_open(int fd)
 {
-	stderr_line_open = true;
+	open_line_fd = fd;
 }
 
-bool bb_stderr_end_line(void)
+int bb_take_open_line(void)
 {
-	bool was_open = stderr_line_open;
+	int fd = open_line_fd;
 
-	stderr_line_open = false;
-	return was_open;
+	open_line_fd = -1;
+	return fd;
 }
 
 ssize_t bb_write_stderr(const void *buf, size_t len)
@@ -123,12 +123,16 @@ static size_t build_msg(char *buf, size_t size, bool end_line, int errnum,
 void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 {
 	int saved_errno = errno;
-	bool end_line = bb_stderr_end_line();
+	int line_fd = bb_take_open_line();
+	bool end_line = line_fd == STDERR_FILENO;
 	char stack[MSG_STACK];
 	char *buf = stack;
 	size_t n;
 	va_list again;
 
+	/* A line open elsewhere (ddrescue's on stdout) is ended there. */
+	if (line_fd >= 0 && !end_line)
+		full_write(line_fd, "\n", 1);
 	va_copy(again, ap);
 	n = build_msg(stack, sizeof(stack), end_line, errnum, fmt, ap);
 	if (n >= sizeof(stack)) {

@@ -177,7 +177,7 @@ size_t copy_channel_take_back(struct copy_channel *ch, unsigned char *buf)
 	while (ch->in_pipe > 0) {
 		ssize_t n = read(ch->pipe_rd, buf + got, ch->in_pipe);
 
-		if (n < 0 && errno == EINTR)
+		if (n < 0 && transfer_retry(NULL))
 			continue;
 		if (n <= 0)
 			break;   /* cannot happen: the pipe is ours */

@@ -33,7 +33,7 @@ SUPPRESS='
 libbb/human.c knownConditionTrueFalse        # value-flow false positive: ndigits > 1 is reachable (%g with several digits)
 libbb/copy_fd.c knownConditionTrueFalse      # false positive: n is RW_CHUNK or limit, both above 0
 libbb/quote.c redundantContinue              # "continue" is the empty body of a scanning loop
-applets/dd/bmap.c redundantContinue             # "continue" is the empty body of a reading loop
+applets/dd/jobs/bmap.c redundantContinue             # "continue" is the empty body of a reading loop
 applets/ddrescue/rescue.c unreachableCode     # raise() returns when the signal is blocked
 applets/ddrescue/rescue.c cert-err33-c        # signal(SIG_DFL)/raise() before dying: nothing to do on failure
 applets/ddrescue/mapfile.c bugprone-not-null-terminated-result  # ".tmp" is copied with its terminator
@@ -57,7 +57,7 @@ if command -v cppcheck >/dev/null 2>&1; then
 	# shellcheck disable=SC2086
 	cppcheck -q -j "$JOBS" --std=c11 --enable=$CPPCHECK_ENABLE \
 		--inline-suppr --suppress=missingIncludeSystem \
-		-D_GNU_SOURCE -D__linux__ -I"$O/include" -Ilibbb -Iapplets/dd \
+		-D_GNU_SOURCE -D__linux__ -I"$O/include" -Ilibbb -Iapplets/dd -Iapplets/dd/jobs \
 		--template='{file}:{line}: {severity}: {message} [{id}]' \
 		$SRCS 2> "$tmp/cppcheck" >/dev/null
 	grep -E '^[^ ]+:[0-9]+: .*\[[A-Za-z0-9_]+\]$' "$tmp/cppcheck" >> "$tmp/findings"

@@ -77,7 +77,7 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 				: STOP_WRITE_FAILED;
 		}
 		count_records(run, c, done, false);
-		tick_within_record(run);
+		housekeep_within_record(run);
 	}
 	count_records(run, c, end, false);
 	if (run->plan.two_buffers)

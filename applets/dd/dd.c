@@ -78,7 +78,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* Is word a non-empty prefix of option, as getopt_long allows? */
 static bool abbreviates(const char *word, const char *option)
@@ -152,7 +152,7 @@ int dd_main(int argc, char **argv)
 	run.opt = &opt;
 	if (ENABLE_FEATURE_DD_CONV || (opt.conv & CONV_SWAB))
 		conv_init(&run.conv, &opt);
-	install_signal_handlers();
+	catch_signals(&run);
 	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);
 	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)

@@ -111,14 +111,6 @@ struct dd_tally {
 	size_t carry_in, carry_out;
 };
 
-/* When a line printed every interval is due (line_due). */
-struct line_pacer {
-	uint64_t interval_ns, next_ns;
-	uint64_t last_turn_ns;           /* when the loop last asked */
-	uint64_t slowest_ns;             /* its slowest turn since the line */
-	uint64_t slowest_before_ns;      /* and in the interval before it */
-};
-
 /* conv.c's state, kept from one record to the next. */
 struct dd_conv_state {
 	unsigned char table[256];     /* the composed translation */
@@ -148,6 +140,7 @@ struct dd_run {
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
+	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
 
 /* How a copy ended (failures are reported where they happen). */
@@ -262,18 +255,9 @@ void tally_truncated_record(struct dd_run *run);
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out);
 
 /* housekeeping.c */
-void install_signal_handlers(void);
-/* Act on SIGINT (summary, then die by it) and SIGUSR1 (summary). */
-void process_signals(struct dd_run *run);
-/* After a failed call: true, once signals are acted on, when it was
- * interrupted (EINTR) and is to be made again (not for EAGAIN). */
-bool retry_after(struct dd_run *run);
-/* Once per loop turn: act on signals, print the progress line, let
- * nocache drop what was passed. */
-void tick(struct dd_run *run);
-/* The same, less the signals: between the steps of a record, whose end
- * they wait for, as for one read and one write. */
-void tick_within_record(struct dd_run *run);
+void catch_signals(struct dd_run *run);
+void housekeep(struct dd_run *run);
+void housekeep_within_record(struct dd_run *run);
 
 /* cache.c (FEATURE_DD_NOCACHE) */
 void setup_nocache(struct dd_run *run);
@@ -286,10 +270,10 @@ void report_start(void);
 void report_leave_out(uint64_t since);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
-void line_pacer_start(struct line_pacer *pacer, uint64_t now,
-		      uint64_t interval_ns);
-/* Whether a line is due now; if so, the next is counted from now. */
-bool line_due(struct line_pacer *pacer, uint64_t now);
+/* The transfer layer's hooks (housekeeping.c installs them). */
+void answer_info_request(void *run);
+void show_job_progress(const char *text, size_t len, bool force);
+void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
 /* The same during the final sync, left bytes still to write out. */
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left);

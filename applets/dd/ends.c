@@ -39,7 +39,7 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 
 	do
 		fd = open(name, flags, 0666);
-	while (fd < 0 && retry_after(run));
+	while (fd < 0 && transfer_retry(&run->transfer));
 	if (fd >= 0 && fd <= STDERR_FILENO) {
 		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* The output block being filled (two buffers). */
 static struct {

@@ -3,7 +3,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* records × block + bytes, or false if that does not fit. */
 static bool blocks_to_bytes(uint64_t records, uint64_t block, uint64_t bytes,

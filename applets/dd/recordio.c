@@ -6,7 +6,7 @@
 #include <poll.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "jobs/jobs.h"
 
 /* The partial-read rules' memory; a record read in steps is one read. */
 static struct {
@@ -63,7 +63,7 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 
 	do
 		n = read(run->in.fd, buf, size);
-	while (n < 0 && retry_after(run));
+	while (n < 0 && transfer_retry(&run->transfer));
 	return n;
 }
 
@@ -78,7 +78,7 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 	if (io_end_is_nonblocking(&run->in))
 		return false;
 	while (poll(&readable, 1, -1) < 0)
-		if (!retry_after(run))
+		if (!transfer_retry(&run->transfer))
 			return false;
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
@@ -182,23 +182,8 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 		return len;
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
 		done = held = verify_hold(run, data, len);
-	while (done < len) {
-		ssize_t n = write(run->out.fd, data + done, len - done);
-
-		if (n < 0 && retry_after(run))
-			continue;
-		if (n < 0)
-			break;
-		if (n == 0) {
-			/* Some drivers say 0 at the end of a device. */
-			errno = ENOSPC;
-			break;
-		}
-		done += (size_t)n;
-		/* A signal may have cut it short: act on it first (iwrite). */
-		if (done < len)
-			process_signals(run);
-	}
+	done += transfer_write(&run->transfer, run->out.fd, data + done,
+			       len - done, -1);
 	if (ENABLE_FEATURE_DD_VERIFY && run->verify)
 		verify_written(run, data + held, done - held);
 	return done;

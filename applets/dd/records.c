@@ -96,7 +96,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		}
 		tally_carry(run, 0, want);
 		*size -= want;
-		tick_within_record(run);
+		housekeep_within_record(run);
 	}
 	read_steps_at(0, 0);
 	*len = n;
@@ -119,9 +119,9 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		ssize_t len;
 
 		if (after_mover)
-			process_signals(run);
+			transfer_act_on_signals(&run->transfer);
 		else
-			tick(run);
+			housekeep(run);
 		after_mover = false;
 		if (!next_record_size(run, &size)) {
 			stop = STOP_DONE;
@@ -150,7 +150,7 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		} else {
 			/* A short read may be a signal's: act on it first. */
 			if ((size_t)len < size)
-				process_signals(run);
+				transfer_act_on_signals(&run->transfer);
 			got = (size_t)len;
 		}
 		tally_read(run, (size_t)len);

@@ -1,5 +1,8 @@
 /* report.c - the summary, the status=progress line and the exit status,
  * in GNU's format; each line is written with one write(2). */
+#include <signal.h>
+#include <unistd.h>
+
 #include "dd.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
@@ -8,8 +11,7 @@ enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
 static struct {
 	int exit_status;                 /* EXIT_SUCCESS until note_failure */
 	uint64_t start_ns;               /* monotonic start of the copy */
-	struct line_pacer progress;
-	size_t progress_len;             /* the open progress line's width */
+	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 } report;
 
@@ -60,7 +62,8 @@ void report_start(void)
 {
 	report.start_ns = monotonic_ns();
 	report.shown_bytes = UINT64_MAX;
-	line_pacer_start(&report.progress, report.start_ns, SECOND_NS);
+	report.progress.fd = STDERR_FILENO;
+	line_pacer_start(&report.progress.pacer, report.start_ns, SECOND_NS);
 }
 
 void report_leave_out(uint64_t since)
@@ -68,8 +71,8 @@ void report_leave_out(uint64_t since)
 	uint64_t gap = monotonic_ns() - since;
 
 	report.start_ns += gap;
-	report.progress.next_ns += gap;
-	report.progress.last_turn_ns += gap;
+	report.progress.pacer.next_ns += gap;
+	report.progress.pacer.last_turn_ns += gap;
 }
 
 void print_summary(struct dd_run *run)
@@ -81,7 +84,7 @@ void print_summary(struct dd_run *run)
 	if (run->opt->status == STATUS_NONE)
 		return;
 	/* A progress line is still open: end it first. */
-	if (bb_stderr_end_line())
+	if (bb_take_open_line() == STDERR_FILENO)
 		buf[len++] = '\n';
 	len += bb_format(buf + len, sizeof(buf) - len,
 			 "%llu+%llu records in\n%llu+%llu records out\n",
@@ -100,26 +103,49 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
-/* When due, rewrite the line in place (docs/design.md, "Progress lines"). */
+/* When due, rewrite the line in place (docs/design.md, "Progress lines"):
+ * GNU's first line after a second, then twice a second. */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE];
-	size_t text_len, len;
+	size_t len;
 
-	if (!line_due(&report.progress, now))
+	if (!line_due(&report.progress.pacer, now))
 		return;
-	report.progress.interval_ns = SECOND_NS / 2;
-	report.progress.next_ns = now + SECOND_NS / 2;
-	buf[0] = '\r';
-	text_len = format_transfer(buf + 1, sizeof(buf) - 1, run, now, note);
-	len = text_len + 1;
-	if (bb_stderr_end_line())
-		while (len <= report.progress_len)
-			buf[len++] = ' ';
-	/* GNU counts the text alone as the line's length. */
-	report.progress_len = text_len;
-	bb_write_stderr(buf, len);
-	bb_stderr_leave_line_open();
+	report.progress.pacer.interval_ns = SECOND_NS / 2;
+	report.progress.pacer.next_ns = now + SECOND_NS / 2;
+	len = format_transfer(buf, sizeof(buf), run, now, note);
+	progress_line_show(&report.progress, buf, len);
+}
+
+/* A line of a job's own (conv=verify's read-back) in the progress
+ * line's place, at most twice a second unless forced. */
+void show_job_progress(const char *text, size_t len, bool force)
+{
+	uint64_t now = monotonic_ns();
+
+	if (force)
+		line_pacer_start(&report.progress.pacer, now, SECOND_NS / 2);
+	else if (!line_due(&report.progress.pacer, now))
+		return;
+	progress_line_show(&report.progress, text, len);
+}
+
+void answer_info_request(void *run)
+{
+	print_summary(run);
+}
+
+/* As GNU: the summary, then death by the signal (its default action is
+ * back, SA_RESETHAND).  Should the signal be blocked, the copy goes on,
+ * as it would have in GNU's dd. */
+void die_by_interrupt(void *client, int sig)
+{
+	struct dd_run *run = client;
+
+	print_summary(run);
+	raise(sig);
+	run->transfer.stopped_by = 0;
 }
 
 void die_with_summary(struct dd_run *run)
@@ -134,33 +160,6 @@ void report_seek_error(const struct io_end *end)
 	note_failure();
 }
 
-void line_pacer_start(struct line_pacer *pacer, uint64_t now,
-		      uint64_t interval_ns)
-{
-	*pacer = (struct line_pacer){ .interval_ns = interval_ns,
-		.next_ns = now + interval_ns, .last_turn_ns = now };
-}
-
-/* A line may come early (docs/design.md, "Progress lines"). */
-bool line_due(struct line_pacer *pacer, uint64_t now)
-{
-	uint64_t turn = now - pacer->last_turn_ns;
-	uint64_t early = pacer->slowest_before_ns;
-
-	pacer->last_turn_ns = now;
-	if (turn > pacer->slowest_ns)
-		pacer->slowest_ns = turn;
-	if (pacer->slowest_ns > early)
-		early = pacer->slowest_ns;
-	early = min_u64(early, pacer->interval_ns / 2);
-	if (now + early < pacer->next_ns)
-		return false;
-	pacer->next_ns = now + pacer->interval_ns;
-	pacer->slowest_before_ns = pacer->slowest_ns;
-	pacer->slowest_ns = 0;
-	return true;
-}
-
 void maybe_print_progress(struct dd_run *run)
 {
 	print_progress(run, monotonic_ns(), "");
@@ -170,7 +169,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 {
 	uint64_t now = monotonic_ns();
 	char note[64], human[HUMAN_BUF_SIZE];
-	struct line_pacer *pacer = &report.progress;
+	struct line_pacer *pacer = &report.progress.pacer;
 
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;

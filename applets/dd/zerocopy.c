@@ -28,7 +28,7 @@ static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 			       uint64_t limit)
 {
 	tally_coalesced(run, moved, false);
-	tick(run);
+	housekeep(run);
 	return moved >= limit;
 }
 
@@ -57,7 +57,7 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 			tally_moved(run, (uint64_t)n, !ch->zeros);
 			continue;
 		}
-		if (n < 0 && retry_after(run))
+		if (n < 0 && transfer_retry(&run->transfer))
 			continue;
 		at_end = n == 0 && input_at_end(run, ch);
 		break;
@@ -77,14 +77,14 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 
 		if (n > 0) {
 			written += (size_t)n;
-		} else if (n == 0 || !retry_after(run)) {
+		} else if (n == 0 || !transfer_retry(&run->transfer)) {
 			grow_buffer(run, false, ch->in_pipe);
 			run->pending = copy_channel_take_back(ch, run->ibuf.data);
 			tally_carry(run, 0, written);
 			return false;
 		}
 		if (ch->in_pipe)
-			tick(run);
+			housekeep(run);
 	}
 	return true;
 }
@@ -98,7 +98,7 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		size_t size, held = 0, moved;
 		ssize_t n;
 
-		tick(run);
+		housekeep(run);
 		if (!next_record_size(run, &size))
 			return true;
 		/* Only a pipe (never via_pipe's) cuts a splice short. */
@@ -107,7 +107,7 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		do
 			n = via_pipe ? copy_channel_fill(ch, size)
 				: copy_channel_step(ch, size);
-		while (n < 0 && retry_after(run));
+		while (n < 0 && transfer_retry(&run->transfer));
 		/* Only the fill's 0 is surely the end: else a read tells. */
 		if (n <= 0)
 			return n == 0 && via_pipe;
@@ -116,14 +116,14 @@ static bool copy_per_record(struct dd_run *run, struct copy_channel *ch)
 		for (moved = (size_t)n; moved < held; moved += (size_t)n) {
 			do
 				n = copy_channel_step(ch, held - moved);
-			while (n < 0 && retry_after(run));
+			while (n < 0 && transfer_retry(&run->transfer));
 			if (n <= 0) {
 				tally_carry(run, moved, moved);
 				return false;
 			}
 		}
 		if (moved < size)
-			process_signals(run);   /* it may have cut it short */
+			transfer_act_on_signals(&run->transfer);   /* it may have cut it short */
 		note_read_size(run, (ssize_t)moved, size);
 		tally_read(run, moved);
 		if (via_pipe && !drain_record(run, ch))
@@ -225,7 +225,7 @@ static bool copy_read_ahead(struct dd_run *run)
 		held -= done;
 		moved += done;
 		tally_moved(run, done, true);
-		if (!whole && !(done == 0 && retry_after(run)))
+		if (!whole && !(done == 0 && transfer_retry(&run->transfer)))
 			break;
 	}
 	/* The record loop reads on from what was written; a hole the input

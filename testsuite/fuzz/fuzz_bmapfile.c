@@ -1,5 +1,5 @@
 /*
- * fuzz_bmapfile.c - the bmap parser (applets/dd/bmapfile.c) on arbitrary
+ * fuzz_bmapfile.c - the bmap parser (applets/dd/jobs/bmapfile.c) on arbitrary
  * bytes, with properties that must hold for every input:
  *   - it never crashes, reads out of bounds or stops taking bytes;
  *   - every range it gives lies inside the image, after the one before;

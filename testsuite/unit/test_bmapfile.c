@@ -1,5 +1,5 @@
 /*
- * test_bmapfile.c - the bmap parser (applets/dd/bmapfile.c): the
+ * test_bmapfile.c - the bmap parser (applets/dd/jobs/bmapfile.c): the
  * formats 1.0, 1.3 and 2.0, the file's own checksum with its digits
  * taken as zeros, the same answers whatever the pieces the bytes come
  * in, and a refusal, never a crash, for every broken map: each prefix
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "libbb.h"
-#include "../../applets/dd/bmap.h"
+#include "../../applets/dd/jobs/bmap.h"
 #include "unit.h"
 #include "sha_hex.h"
 

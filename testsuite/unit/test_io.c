@@ -189,7 +189,7 @@ static void test_eintr(void)
 	char buf[16];
 	pid_t pid;
 
-	unit_begin("safe_read/safe_write retry EINTR");
+	unit_begin("safe_read/full_write retry EINTR");
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;       /* no SA_RESTART */
 	sigaction(SIGALRM, &sa, NULL);

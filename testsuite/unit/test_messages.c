@@ -143,12 +143,12 @@ static void do_open_line(void *arg)
 {
 	(void)arg;
 	bb_write_stderr("\r1 byte copied", 14);
-	bb_stderr_leave_line_open();
+	bb_leave_line_open(STDERR_FILENO);
 	bb_error_msg("x");
 	bb_error_msg("y");
 	bb_write_stderr("\r2", 2);
-	bb_stderr_leave_line_open();
-	if (bb_stderr_end_line() && !bb_stderr_end_line())
+	bb_leave_line_open(STDERR_FILENO);
+	if (bb_take_open_line() == STDERR_FILENO && bb_take_open_line() < 0)
 		bb_write_stderr("ended once\n", 11);
 }
 

@@ -6,7 +6,7 @@
 #ifndef ZEROBOX_DD_JOBS_H
 #define ZEROBOX_DD_JOBS_H
 
-#include "dd.h"
+#include "../dd.h"
 
 /* verify.c (FEATURE_DD_VERIFY): conv=verify. */
 /* Refuse an output that can't be read back (once it is open). */

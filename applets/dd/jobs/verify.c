@@ -165,7 +165,6 @@ struct dd_verify_state {
 	uint64_t verified;            /* bytes verified */
 	uint64_t verify_ns;           /* the time it took */
 	uint64_t differ_bytes, differ_chunks, first_differ;
-	struct line_pacer progress;   /* the "verifying" lines */
 	uint64_t progress_done, progress_total;
 };
 
@@ -278,24 +277,17 @@ void verify_written(struct dd_run *run, const unsigned char *data, size_t len)
 static void verify_progress(struct dd_run *run, bool force)
 {
 	struct dd_verify_state *v = run->verify;
-	uint64_t now = monotonic_ns();
 	char buf[160];
 	size_t len;
 
 	if (!ENABLE_FEATURE_DD_PROGRESS || run->opt->status != STATUS_PROGRESS)
 		return;
-	/* Twice a second, as the final sync's line: a read that blocks
-	 * for a while still leaves no gap of a second. */
-	if (force)
-		line_pacer_start(&v->progress, now, 500000000);
-	else if (!line_due(&v->progress, now))
-		return;
-	bb_stderr_end_line();
-	len = bb_format(buf, sizeof(buf), "\rverifying (%s): %llu of %llu bytes   ",
+	len = bb_format(buf, sizeof(buf), "verifying (%s): %llu of %llu bytes",
 			v->method, (unsigned long long)v->progress_done,
 			(unsigned long long)v->progress_total);
-	bb_write_stderr(buf, len);
-	bb_stderr_leave_line_open();
+	/* Twice a second, as the final sync's line: a read that blocks
+	 * for a while still leaves no gap of a second. */
+	show_job_progress(buf, len, force);
 }
 
 /* The stored hash of the chunk at offset (relative to the range). */
@@ -391,13 +383,13 @@ static ssize_t reader_finish(struct dd_run *run, struct reader *r,
 
 		do
 			n = pread(r->fd, r->area[0], r->len, (off_t)r->pos);
-		while (n < 0 && retry_after(run));
+		while (n < 0 && transfer_retry(&run->transfer));
 		*data = r->area[0];
 		return n;
 	}
 	do
 		got = syscall(SYS_io_getevents, r->aio, 1L, 1L, &done, NULL);
-	while (got < 0 && retry_after(run));
+	while (got < 0 && transfer_retry(&run->transfer));
 	if (got != 1)
 		return -1;
 	*data = r->area[r->filling];
@@ -521,7 +513,7 @@ static int open_again(struct dd_run *run, int flags)
 	}
 	do
 		fd = open(name, O_RDONLY | O_CLOEXEC | flags);
-	while (fd < 0 && errno == EINTR);
+	while (fd < 0 && transfer_retry(&run->transfer));
 	return fd;
 }
 
@@ -574,25 +566,15 @@ static bool write_held_block(struct dd_run *run, uint64_t len)
 {
 	struct dd_verify_state *v = run->verify;
 	int fd = run->out.fd, flags = fcntl(fd, F_GETFL);
-	uint64_t done = 0;
 
 	/* A short held block can't go through O_DIRECT; it is synced. */
 	if (flags >= 0 && (flags & O_DIRECT) && len % DIRECT_ALIGN)
 		(void)fcntl(fd, F_SETFL, flags & ~O_DIRECT);
-	while (done < len) {
-		ssize_t n = pwrite(fd, v->hold.data + done, (size_t)(len - done),
-				   (off_t)(v->start + done));
-
-		if (n < 0 && retry_after(run))
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = ENOSPC;
-			bb_perror_msg("verify: writing the first block of %s",
-				      quote_always(run->out.name));
-			return false;
-		}
-		done += (uint64_t)n;
+	if (transfer_write(&run->transfer, fd, v->hold.data, (size_t)len,
+			   (int64_t)v->start) != len) {
+		bb_perror_msg("verify: writing the first block of %s",
+			      quote_always(run->out.name));
+		return false;
 	}
 	if (((run->opt->conv & CONV_FSYNC) ? fsync(fd) : fdatasync(fd)) != 0) {
 		bb_perror_msg("verify: syncing the first block of %s",

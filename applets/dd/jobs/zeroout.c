@@ -96,14 +96,12 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
  * zeroed, or 0 with errno for the record loop to meet. */
 static size_t write_zeros(struct zeroout *z, uint64_t offset, size_t len)
 {
-	ssize_t n;
+	struct dd_run *run = z->run;
 
 	if (len > z->zeros.capacity)
 		len = z->zeros.capacity;
-	do
-		n = pwrite(z->run->out.fd, z->zeros.data, len, (off_t)offset);
-	while (n < 0 && errno == EINTR);
-	return n > 0 ? (size_t)n : 0;
+	return transfer_write(&run->transfer, run->out.fd, z->zeros.data, len,
+			      (int64_t)offset);
 }
 
 static bool device_zero(struct zeroout *z, uint64_t offset, uint64_t len)
@@ -118,6 +116,8 @@ static bool device_zero(struct zeroout *z, uint64_t offset, uint64_t len)
 
 		if (r == 0)
 			return true;
+		if (transfer_retry(&z->run->transfer))
+			continue;
 		if (!unsupported(errno))
 			return false;
 		z->way++;       /* the next way, for this call and the rest */
@@ -151,27 +151,17 @@ static size_t copy_data(struct zeroout *z, uint64_t in_at, uint64_t out_at,
 			size_t len)
 {
 	struct dd_run *run = z->run;
-	size_t done = 0;
 	ssize_t n;
 
 	if (len > z->data.capacity)
 		len = z->data.capacity;
 	do
 		n = pread(run->in.fd, z->data.data, len, (off_t)in_at);
-	while (n < 0 && errno == EINTR);
+	while (n < 0 && transfer_retry(&run->transfer));
 	if (n <= 0)
 		return 0;
-	len = (size_t)n;
-	while (done < len) {
-		n = pwrite(run->out.fd, z->data.data + done, len - done,
-			   (off_t)(out_at + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t)n;
-	}
-	return done;
+	return transfer_write(&run->transfer, run->out.fd, z->data.data,
+			      (size_t)n, (int64_t)out_at);
 }
 
 /* Where the input stands at offset: a hole (*hole true) or data, and
@@ -258,7 +248,7 @@ bool copy_zeroout(struct dd_run *run)
 		bool hole;
 
 		tally_coalesced(run, moved, false);
-		tick(run);
+		housekeep(run);
 		if (moved >= limit)
 			break;
 		extent = input_extent(&z, in_at, in_at + (limit - moved), &hole);

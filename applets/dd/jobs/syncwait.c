@@ -27,13 +27,13 @@ enum { STEP_MIN = 1 << 20, STEP_MAX = 16 << 20 };
 /* Quicker than this, a step waited for no device at all. */
 #define STEP_CLEAN_NS 1000000ULL
 
-static int sync_here(int fd, bool data_only)
+static int sync_here(struct dd_run *run, int fd, bool data_only)
 {
 	int r;
 
 	do
 		r = data_only ? fdatasync(fd) : fsync(fd);
-	while (r != 0 && errno == EINTR);
+	while (r != 0 && transfer_retry(&run->transfer));
 	return r;
 }
 
@@ -58,7 +58,7 @@ int write_out_with_progress(struct dd_run *run, int fd)
 					      (off_t)min_u64(len, end - at - len),
 					      SYNC_FILE_RANGE_WRITE);
 		if (sync_file_range(fd, (off_t)at, (off_t)len, flags) != 0) {
-			if (retry_after(run))
+			if (transfer_retry(&run->transfer))
 				continue;
 			/* Not for this file (a pipe, some filesystems): the
 			 * sync alone. */
@@ -72,7 +72,7 @@ int write_out_with_progress(struct dd_run *run, int fd)
 			step *= 2;
 		else if (took > STEP_SLOW_NS && step > STEP_MIN)
 			step /= 2;
-		process_signals(run);
+		transfer_act_on_signals(&run->transfer);
 		maybe_print_sync_progress(run, end - at);
 	}
 	return 0;
@@ -82,5 +82,5 @@ int sync_with_progress(struct dd_run *run, int fd, bool data_only)
 {
 	if (write_out_with_progress(run, fd) != 0)
 		return -1;
-	return sync_here(fd, data_only);
+	return sync_here(run, fd, data_only);
 }

@@ -218,7 +218,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, BMAP_STEP)))
 			return false;
 		tally_passed(run, bmap.image_pos - before, 0);
-		tick(run);
+		housekeep(run);
 	}
 	return true;
 }
@@ -319,7 +319,7 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 			report_write_error(run, false);
 			return STOP_WRITE_FAILED;
 		}
-		tick(run);
+		housekeep(run);
 	}
 	return STOP_NONE;
 }
