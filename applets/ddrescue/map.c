@@ -1,45 +1,59 @@
 /*
- * map.c - the block list of a rescue: contiguous blocks, each with one
- * status, from 0 to the end of the map.  Block i covers
- * [start[i], start[i + 1]); start[count] is the end.  Both arrays live
- * in one mapping reserved up front, so memory stays bounded whatever
- * the disk does; a change that would need more blocks is refused.
+ * map.c - block lists: contiguous blocks, each with one status, from 0
+ * to the end of the list.  Block i covers [start[i], start[i + 1]);
+ * start[count] is the end.  The arrays are anonymous mappings that grow
+ * (mremap) as blocks are added, their pages touched only as used: nine
+ * bytes a block, with no bound but memory.
+ *
+ * A rescue has two lists: the map of the input, and its domain (the
+ * parts to rescue, as ST_FINISHED blocks); map_next_piece searches the
+ * first within the second.
  */
 #include <string.h>
 
 #include "libbb.h"
 #include "ddrescue.h"
 
-int map_init(struct map *m, size_t max_blocks)
-{
-	unsigned char *p = try_malloc((max_blocks + 1) * (sizeof(*m->start) + 1));
+enum { FIRST_ROOM = 1024 };
 
-	memset(m, 0, sizeof(*m));
-	if (!p)
+/* Room for n more blocks.  Returns 0, or -1 (ENOMEM) with the map as
+ * it was. */
+static int room(struct map *m, size_t n)
+{
+	size_t want = m->capacity;
+
+	if (m->count + n <= m->capacity)
+		return 0;
+	while (want < m->count + n)
+		want = want ? want * 2 : FIRST_ROOM;
+	if (lazy_buffer_grow(&m->start_mem, (want + 1) * sizeof(*m->start)) ||
+	    lazy_buffer_grow(&m->status_mem, want))
 		return -1;
-	m->start = (uint64_t *)(void *)p;
-	m->status = p + (max_blocks + 1) * sizeof(*m->start);
-	m->capacity = max_blocks;
+	m->start = (uint64_t *)(void *)m->start_mem.data;
+	m->status = m->status_mem.data;
+	m->capacity = want;
+	return 0;
+}
+
+int map_init(struct map *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (room(m, 1))
+		return -1;
 	m->start[0] = 0;
 	return 0;
 }
 
 void map_free(struct map *m)
 {
-	free_mapped(m->start);
+	lazy_buffer_free(&m->start_mem);
+	lazy_buffer_free(&m->status_mem);
 	memset(m, 0, sizeof(*m));
 }
 
 uint64_t map_end(const struct map *m)
 {
 	return m->start[m->count];
-}
-
-void map_block(const struct map *m, size_t i, uint64_t *pos, uint64_t *size, int *st)
-{
-	*pos = m->start[i];
-	*size = m->start[i + 1] - m->start[i];
-	*st = m->status[i];
 }
 
 int map_append(struct map *m, uint64_t size, int st)
@@ -52,12 +66,20 @@ int map_append(struct map *m, uint64_t size, int st)
 		m->start[n] += size;
 		return 0;
 	}
-	if (n == m->capacity)
+	if (room(m, 1))
 		return -1;
 	m->status[n] = (unsigned char)st;
 	m->start[n + 1] = m->start[n] + size;
 	m->count = n + 1;
 	return 0;
+}
+
+void map_truncate(struct map *m, uint64_t end)
+{
+	while (m->count && m->start[m->count - 1] >= end)
+		m->count--;
+	if (m->start[m->count] > end)
+		m->start[m->count] = end;
 }
 
 /* The block holding pos (pos < end). */
@@ -78,15 +100,19 @@ static size_t find(const struct map *m, uint64_t pos)
 
 int map_set(struct map *m, uint64_t a, uint64_t b, int st)
 {
-	uint64_t new_start[3], *start = m->start;
-	unsigned char new_status[3], *status = m->status;
-	size_t first, last, n = 0, old, count = m->count;
+	uint64_t new_start[3], *start;
+	unsigned char new_status[3], *status;
+	size_t first, last, n = 0, old;
 	int before;
 
 	if (b > map_end(m))
 		b = map_end(m);
 	if (a >= b)
 		return 0;
+	if (room(m, 2))
+		return -1;
+	start = m->start;
+	status = m->status;
 	first = find(m, a);
 	last = find(m, b - 1);
 	/* The blocks first..last become: what is left of first before a,
@@ -106,37 +132,15 @@ int map_set(struct map *m, uint64_t a, uint64_t b, int st)
 		new_start[n] = b;
 		new_status[n++] = (unsigned char)(before = status[last]);
 	}
-	if (last + 1 < count && status[last + 1] == before)
+	if (last + 1 < m->count && status[last + 1] == before)
 		last++;
 	old = last - first + 1;
-	if (count - old + n > m->capacity)
-		return -1;
-	memmove(start + first + n, start + last + 1, (count - last) * sizeof(*start));
-	memmove(status + first + n, status + last + 1, count - last - 1);
+	memmove(start + first + n, start + last + 1, (m->count - last) * sizeof(*start));
+	memmove(status + first + n, status + last + 1, m->count - last - 1);
 	memcpy(start + first, new_start, n * sizeof(*start));
 	memcpy(status + first, new_status, n);
-	m->count = count - old + n;
+	m->count = m->count - old + n;
 	return 0;
-}
-
-bool map_search(const struct map *m, uint64_t lo, uint64_t hi, int st,
-		bool backwards, uint64_t *s, uint64_t *e)
-{
-	size_t i;
-
-	if (hi > map_end(m))
-		hi = map_end(m);
-	if (lo >= hi)
-		return false;
-	for (i = find(m, backwards ? hi - 1 : lo); m->status[i] != st;
-	     i += backwards ? -1 : 1) {
-		/* the block just looked at was the last one within [lo, hi) */
-		if (backwards ? m->start[i] <= lo : m->start[i + 1] >= hi)
-			return false;
-	}
-	*s = m->start[i] > lo ? m->start[i] : lo;
-	*e = min_u64(m->start[i + 1], hi);
-	return true;
 }
 
 int map_status_at(const struct map *m, uint64_t pos)
@@ -144,19 +148,58 @@ int map_status_at(const struct map *m, uint64_t pos)
 	return pos < map_end(m) ? m->status[find(m, pos)] : ST_FINISHED;
 }
 
-uint64_t map_total(const struct map *m, uint64_t a, uint64_t b, int st, size_t *blocks)
+/* The first block of status st that holds or follows pos (backwards:
+ * that holds or comes before pos - 1), whole; false if none. */
+static bool block_of(const struct map *m, uint64_t pos, int st, bool backwards,
+		     uint64_t *s, uint64_t *e)
 {
-	uint64_t sum = 0;
 	size_t i;
 
-	*blocks = 0;
-	if (a >= b || a >= map_end(m))
-		return 0;
-	for (i = find(m, a); i < m->count && m->start[i] < b; i++) {
-		if (m->status[i] != st)
-			continue;
-		sum += min_u64(m->start[i + 1], b) - (m->start[i] > a ? m->start[i] : a);
-		++*blocks;
+	if (backwards ? !pos : pos >= map_end(m))
+		return false;
+	if (backwards && pos > map_end(m))
+		pos = map_end(m);
+	for (i = find(m, backwards ? pos - 1 : pos); m->status[i] != st;
+	     i += backwards ? -1 : 1)
+		if (backwards ? !i : i + 1 == m->count)
+			return false;
+	*s = m->start[i];
+	*e = m->start[i + 1];
+	return true;
+}
+
+bool map_next_piece(const struct map *m, const struct map *domain, uint64_t pos,
+		    int st, bool backwards, uint64_t *s, uint64_t *e)
+{
+	uint64_t ds, de, bs, be;
+
+	while (block_of(domain, pos, ST_FINISHED, backwards, &ds, &de)) {
+		if (backwards ? pos > de : pos < ds)
+			pos = backwards ? de : ds;
+		if (block_of(m, pos, st, backwards, &bs, &be) &&
+		    (backwards ? be > ds : bs < de)) {
+			*s = bs > ds ? bs : ds;
+			*e = min_u64(be, de);
+			return true;
+		}
+		pos = backwards ? ds : de;
+	}
+	return false;
+}
+
+uint64_t map_total(const struct map *m, const struct map *domain, int st,
+		   uint64_t lo, uint64_t hi, size_t *pieces)
+{
+	uint64_t sum = 0, s, e;
+
+	*pieces = 0;
+	/* each piece is a separate area: two pieces never touch, as the
+	 * blocks of a list of either kind never have a status in common
+	 * with a neighbour */
+	while (lo < hi && map_next_piece(m, domain, lo, st, false, &s, &e) && s < hi) {
+		sum += min_u64(e, hi) - (s > lo ? s : lo);
+		++*pieces;
+		lo = e;
 	}
 	return sum;
 }

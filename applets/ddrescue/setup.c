@@ -1,0 +1,222 @@
+/*
+ * setup.c - everything before the first read, in GNU ddrescue's order
+ * and with its refusals, each before anything is written: the names
+ * (input, output and mapfile must differ), the input and its size, the
+ * domain (-i, -s, -m), the mapfile read and fitted to the input, -M and
+ * -A, then the mapfile created, and the output opened last, so that a
+ * rescue that cannot keep its mapfile never touches the output.  Every
+ * refusal here exits: nothing has been rescued yet.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libbb.h"
+#include "ddrescue.h"
+
+/* "message naming 'name'", then exit 1. */
+BB_NORETURN static void die_about(const char *fmt, const char *name)
+{
+	bb_error_msg_and_die(fmt, quote_always(name));
+}
+
+BB_NORETURN static void no_memory(void)
+{
+	bb_error_msg_and_die("memory exhausted");
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Input, output and mapfile must be three files; the output a regular
+ * file unless -f (and always with -S); the mapfile a regular file. */
+static void check_names(const struct rescue *r)
+{
+	struct stat in, out, map;
+	bool have_in = stat(r->in_name, &in) == 0, have_out = stat(r->out_name, &out) == 0;
+	bool have_map = r->map_name && stat(r->map_name, &map) == 0;
+
+	if (!strcmp(r->in_name, r->out_name) || (have_in && have_out && same_file(&in, &out)))
+		bb_error_msg_and_die("input and output are the same file");
+	if (r->map_name && (!strcmp(r->map_name, r->in_name) ||
+			    (have_in && have_map && same_file(&in, &map))))
+		bb_error_msg_and_die("input and mapfile are the same file");
+	if (r->map_name && (!strcmp(r->map_name, r->out_name) ||
+			    (have_out && have_map && same_file(&out, &map))))
+		bb_error_msg_and_die("output and mapfile are the same file");
+	if (have_map && !S_ISREG(map.st_mode))
+		die_about("mapfile %s is not a regular file", r->map_name);
+	if (have_out && !S_ISREG(out.st_mode) && (!r->force || r->sparse))
+		die_about(r->sparse ? "output %s is not a regular file; -S needs one"
+			  : "output %s is not a regular file; use -f to write to it",
+			  r->out_name);
+	if (have_in && have_map && S_ISBLK(in.st_mode) && map.st_dev == in.st_rdev)
+		bb_error_msg("warning: mapfile %s is on the disk being rescued",
+			     quote_always(r->map_name));
+}
+
+/* A mapfile into *map (the status line into r when status); a mapfile
+ * that does not exist leaves *map empty and returns false. */
+static bool read_map(struct rescue *r, const char *name, struct map *map, bool status)
+{
+	struct mapfile_parser p;
+	char chunk[4096];
+	ssize_t n = 0;
+	int fd = open(name, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 && errno != ENOENT)
+		exit(bb_perror_name("cannot open mapfile %s", name));
+	if (mapfile_parse_begin(&p))
+		no_memory();
+	while (fd >= 0 && (n = safe_read(fd, chunk, sizeof(chunk))) > 0)
+		if (mapfile_parse_feed(&p, chunk, (size_t)n))
+			break;
+	if (n < 0)
+		exit(bb_perror_name("error reading mapfile %s", name));
+	if (p.error || mapfile_parse_end(&p, map)) {
+		xfunc_error_retval = 2;
+		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
+				     quote_always(name), p.lineno, p.error);
+	}
+	if (fd < 0)
+		return false;
+	close(fd);
+	if (status && p.have_status) {
+		r->cur_pos = p.cur_pos;
+		r->cur_status = p.cur_status;
+		r->cur_pass = p.cur_pass;
+	}
+	return true;
+}
+
+/* The domain: [ipos, ipos + size) of the input, and with -m only what
+ * that mapfile calls finished. */
+static void make_domain(struct rescue *r, uint64_t end)
+{
+	struct map *d = &r->domain, from;
+	size_t i;
+
+	if (map_init(d))
+		no_memory();
+	if (!r->domain_name) {
+		if (map_append(d, end, ST_FINISHED))
+			no_memory();
+	} else {
+		if (!read_map(r, r->domain_name, &from, false))
+			die_about("domain mapfile %s does not exist", r->domain_name);
+		for (i = 0; i < from.count; i++)
+			if (map_append(d, from.start[i + 1] - from.start[i],
+				       from.status[i] == ST_FINISHED ? ST_FINISHED : ST_NONTRIED))
+				no_memory();
+		map_free(&from);
+	}
+	if (map_set(d, 0, r->ipos, ST_NONTRIED))
+		no_memory();
+	map_truncate(d, end);
+}
+
+/* The map fitted to an input of r->insize bytes, as GNU's: non-tried
+ * up to it; past it, a last block that is not finished is cut off. */
+static void fit_map(struct rescue *r)
+{
+	struct map *m = &r->map;
+	size_t last;
+
+	if (map_end(m) < r->insize && map_append(m, r->insize - map_end(m), ST_NONTRIED))
+		no_memory();
+	if (map_end(m) <= r->insize)
+		return;
+	last = m->count - 1;
+	if (m->start[last] > r->insize || m->status[last] == ST_FINISHED)
+		bb_error_msg_and_die("the mapfile's %s goes past the end of the input",
+				     m->start[last] >= r->insize ? "last block"
+				     : "rescued data");
+	map_truncate(m, r->insize);
+}
+
+/* -M: failed blocks of the domain to be trimmed again; -A: non-trimmed
+ * and non-scraped ones to be tried again. */
+static void retry_failed(struct rescue *r, const char *from, int to)
+{
+	uint64_t s, e, pos = 0;
+
+	for (; *from; from++, pos = 0)
+		while (map_next_piece(&r->map, &r->domain, pos, *from, false, &s, &e)) {
+			if (map_set(&r->map, s, e, to))
+				no_memory();
+			pos = e;
+		}
+}
+
+/* The mapfile made (if it is new) before the output is opened; then the
+ * output.  A new mapfile is removed again if the output fails. */
+static void create_files(struct rescue *r)
+{
+	bool new_map = r->map_name && !r->map_existed;
+	int fd;
+
+	if (new_map && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
+			r->command_line, "Starting", r->cur_pos, r->cur_status, r->cur_pass }))
+		exit(bb_perror_name("cannot create mapfile %s", r->map_name));
+	if (r->map_name && !new_map && access(r->map_name, W_OK))
+		exit(bb_perror_name("mapfile %s is not writable", r->map_name));
+	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->direct_out ? O_DIRECT : 0),
+		  0666);
+	if (fd < 0) {
+		int err = errno;
+
+		if (new_map)
+			unlink(r->map_name);
+		errno = err;
+		exit(bb_perror_name("cannot open %s", r->out_name));
+	}
+	r->out_fd = fd;
+}
+
+void setup(struct rescue *r, uint64_t size)
+{
+	struct io_end in;
+	struct lazy_buffer buf = { NULL, 0 };
+	int fd;
+
+	check_names(r);
+	fd = open(r->in_name, r->in_flags);
+	if (fd < 0)
+		exit(bb_perror_name("cannot open %s", r->in_name));
+	io_end_learn(&in, fd, r->in_name);
+	r->in_fd = fd;
+	if (!in.size_known && size == UINT64_MAX)
+		die_about("the size of %s is unknown; give it with -s", r->in_name);
+	r->insize = in.size_known ? in.size : r->ipos + size;
+	if (r->insize && r->ipos >= r->insize)
+		bb_error_msg_and_die("can't start reading at %llu: the input has only %llu bytes",
+				     (unsigned long long)r->ipos, (unsigned long long)r->insize);
+	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
+	if (r->map_name && (r->map_existed = read_map(r, r->map_name, &r->map, true)))
+		r->map_insize = map_end(&r->map);
+	else if (!r->map_name && map_init(&r->map))
+		no_memory();
+	fit_map(r);
+	if (r->retrim)
+		retry_failed(r, "/-", ST_NONTRIMMED);
+	if (r->try_again)
+		retry_failed(r, "*/", ST_NONTRIED);
+	count_sizes(r);
+	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
+		r->max_bad_areas += r->bad_areas;
+	if (!(r->size[SIZE_NONTRIED] | r->size[SIZE_NONTRIMMED] | r->size[SIZE_NONSCRAPED] |
+	      r->size[SIZE_BAD] | r->size[SIZE_FINISHED])) {
+		if (!r->quiet)
+			bb_error_msg("nothing to do: the domain is empty");
+		exit(0);
+	}
+	if (lazy_buffer_alloc(&buf, r->cluster + r->sector))
+		no_memory();
+	r->buf = buf.data;
+	create_files(r);
+}
