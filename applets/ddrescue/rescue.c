@@ -232,7 +232,7 @@ static enum rescue_stop copy_phase(struct rescue *r)
 		bool found = false;
 
 		if (pass >= first) {
-			uint64_t pos = resume_at(r, ST_NONTRIED, back, pass == first);
+			uint64_t pos = resume_at(r, ST_NONTRIED, back, resume && pass == first);
 
 			begin_pass(r, ST_NONTRIED, pass, !back, true,
 				   "Copying non-tried blocks... Pass ", pass);
