@@ -76,7 +76,7 @@ static int read_input(struct rescue *r, uint64_t a, uint64_t len, uint64_t *got)
 	uint64_t pre = 0, want = len, n;
 	ssize_t k;
 
-	if (r->direct_in) {
+	if (r->flags & FLAG_DIRECT_IN) {
 		pre = a % r->sector;
 		want = (pre + len + r->sector - 1) / r->sector * r->sector;
 	}
@@ -103,7 +103,7 @@ static enum rescue_stop write_output(struct rescue *r, uint64_t a, uint64_t n)
 {
 	uint64_t at = a - r->ipos + r->opos;
 
-	if (r->sparse && bb_is_all_zero(r->buf, n)) {
+	if ((r->flags & FLAG_SPARSE) && bb_is_all_zero(r->buf, n)) {
 		if (at + n > r->sparse_end)
 			r->sparse_end = at + n;
 		return RESCUE_GO_ON;

@@ -15,39 +15,22 @@
 //applet:ddrescue ddrescue_main DDRESCUE
 
 //usage:[OPTION]... INFILE OUTFILE [MAPFILE]
-//usage:Copy INFILE to OUTFILE, the readable areas first, then the edges and
-//usage:insides of the unreadable ones a sector at a time.  MAPFILE records
-//usage:what was read, in GNU ddrescue's format; a rescue resumes from it.
+//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does.
+//usage:MAPFILE, in its format, records what was read: a rescue resumes from it.
 //usage:
-//usage:  -b, --sector-size=BYTES    sector size of the input (512)
-//usage:  -c, --cluster-size=SECTORS sectors per read while copying (64 KiB)
-//usage:  -d, --idirect              read the input with O_DIRECT
-//usage:  -D, --odirect              write the output with O_DIRECT
-//usage:  -f, --force                write to a device or partition
-//usage:  -i, --input-position=BYTES start of the rescue in INFILE (0)
-//usage:  -o, --output-position=BYTES where it goes in OUTFILE (the -i)
-//usage:  -s, --size=BYTES           bytes to rescue at most
-//usage:  -n, --no-scrape            leave out the scraping phase
-//usage:  -N, --no-trim              leave out the trimming phase
-//usage:  -r, --retry-passes=N       retry bad sectors N times (-1: ever)
-//usage:  -R, --reverse              every pass the other way round
-//usage:  -S, --sparse               leave blocks of zeros unwritten
-//usage:  -M, --retrim               trim all failed blocks again
-//usage:  -A, --try-again            copy non-trimmed and non-scraped again
-//usage:  -m, --domain-mapfile=FILE  rescue only what FILE calls finished
-//usage:  -K, --skip-size=[I][,MAX]  skip I after an error, up to MAX
-//usage:  -e, --max-bad-areas=[+]N   stop past N bad areas (+: N new)
-//usage:  -E, --max-error-rate=BYTES stop when more fail in a second
-//usage:  -T, --timeout=SECONDS[smhd] stop after so long without a good read
-//usage:  -a, --min-read-rate=BYTES  skip areas slower than that (0: auto)
-//usage:      --delay-slow=SECONDS   before reads count as slow (30)
-//usage:  -O, --reopen-on-error      reopen INFILE after each failed read
-//usage:  -q, --quiet                no progress and no summary
-//usage:  -v, --verbose              tell what is about to be done
-//usage:
-//usage:Numbers are decimal, 0x hex or 0 octal, with an optional multiplier
-//usage:k M G T P E (1000^n) or Ki Mi Gi Ti Pi Ei (1024^n), then s
-//usage:(sectors) and B (bytes), e.g. 64Ki, 2048s, 1Mis.
+//usage:  -b N    sector size (512)       -c N   sectors a read (64 KiB)
+//usage:  -d -D   O_DIRECT in, out        -f     write to a device
+//usage:  -i N    start in INFILE         -o N   start in OUTFILE (-i)
+//usage:  -s N    size to rescue          -m MAP only what MAP calls finished
+//usage:  -n -N   no scraping, trimming   -r N   retry passes (-1: no end)
+//usage:  -R      all passes reversed     -S     sparse output
+//usage:  -M      trim all failed again   -A     copy non-trimmed again
+//usage:  -K I,M  skip sizes              -O     reopen INFILE after errors
+//usage:  -e [+]N stop at N bad areas     -E N   stop at N bytes/s failing
+//usage:  -T S    stop S after a good read (m, h, d: minutes, hours, days)
+//usage:  -a N    skip areas under N bytes/s (0: auto) after --delay-slow=S
+//usage:  -q -v   quiet, verbose          GNU's long option names work too
+//usage:Numbers: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors.
 
 #include <errno.h>
 #include <fcntl.h>
@@ -169,6 +152,13 @@ static void skip_sizes(struct rescue *r)
  * none). */
 static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 {
+	static const struct { char letter; unsigned short flag; } flag_options[] = {
+		{ 'n', FLAG_NO_SCRAPE }, { 'N', FLAG_NO_TRIM }, { 'q', FLAG_QUIET },
+		{ 'R', FLAG_REVERSE }, { 'S', FLAG_SPARSE }, { 'M', FLAG_RETRIM },
+		{ 'A', FLAG_TRY_AGAIN }, { 'O', FLAG_REOPEN }, { 'f', FLAG_FORCE },
+		{ 'd', FLAG_DIRECT_IN }, { 'D', FLAG_DIRECT_OUT },
+	};
+	size_t i;
 	int c;
 
 	for (;;) {
@@ -203,19 +193,11 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->max_error_rate = number('E', r->sector, 0, INT64_MAX, UINT64_MAX);
 	r->new_bad_only = given['e'] && *given['e'] == '+';
 	r->max_bad_areas = number('e', 0, 0, INT64_MAX, UINT64_MAX);
-	r->no_scrape = given['n'];
-	r->no_trim = given['N'];
-	r->quiet = given['q'];
-	r->reverse = given['R'];
-	r->sparse = given['S'];
-	r->retrim = given['M'];
-	r->try_again = given['A'];
-	r->reopen = given['O'];
-	r->force = given['f'];
-	r->direct_in = given['d'];
-	r->direct_out = given['D'];
+	for (i = 0; i < ARRAY_SIZE(flag_options); i++)
+		if (given[(unsigned char)flag_options[i].letter])
+			r->flags |= flag_options[i].flag;
 	r->domain_name = given['m'];
-	r->in_flags = O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0);
+	r->in_flags = O_RDONLY | O_CLOEXEC | (r->flags & FLAG_DIRECT_IN ? O_DIRECT : 0);
 	if (argc - optind < 2 || argc - optind > 3)
 		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
 				       : "too many files");
@@ -280,7 +262,7 @@ static int report(struct rescue *r, enum rescue_stop stop)
 	if (stop == RESCUE_FINISHED)
 		return EXIT_SUCCESS;
 	if (stop == RESCUE_SIGNALED) {
-		if (!r->quiet)
+		if (!(r->flags & FLAG_QUIET))
 			bb_dprintf(STDOUT_FILENO, "Interrupted by user\n");
 		default_action(sig);
 		raise(sig);
@@ -309,8 +291,8 @@ int ddrescue_main(int argc, char **argv)
 	 * started in the background), which the layer would leave so */
 	default_action(SIGINT);
 	transfer_catch_signals(CATCH_INTERRUPT | CATCH_TERMINATE);
-	progress_block_init(&r.screen, STDOUT_FILENO);
-	if (given['v'] && !r.quiet)
+	r.screen.fd = STDOUT_FILENO;
+	if (given['v'] && !(r.flags & FLAG_QUIET))
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
 			   "    Starting positions: infile = %llu, outfile = %llu\n"
 			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",

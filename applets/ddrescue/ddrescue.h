@@ -30,6 +30,21 @@ enum {
  * modes (accepted in a mapfile, never written). */
 enum { ST_FILLING = 'F', ST_GENERATING = 'G' };
 
+/* The options without an argument: bits of struct rescue's flags. */
+enum {
+	FLAG_NO_SCRAPE = 1 << 0,        /* -n */
+	FLAG_NO_TRIM = 1 << 1,          /* -N */
+	FLAG_QUIET = 1 << 2,            /* -q */
+	FLAG_REVERSE = 1 << 3,          /* -R */
+	FLAG_SPARSE = 1 << 4,           /* -S */
+	FLAG_RETRIM = 1 << 5,           /* -M */
+	FLAG_TRY_AGAIN = 1 << 6,        /* -A */
+	FLAG_REOPEN = 1 << 7,           /* -O */
+	FLAG_FORCE = 1 << 8,            /* -f */
+	FLAG_DIRECT_IN = 1 << 9,        /* -d */
+	FLAG_DIRECT_OUT = 1 << 10,      /* -D */
+};
+
 /* ---- map.c: block lists ------------------------------------------- */
 
 /* Block i covers [start[i], start[i + 1]) with status[i]; start[count]
@@ -152,8 +167,8 @@ struct rescue {
 	uint64_t sector, cluster; /* bytes */
 	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
 	int retry_passes;         /* -r; INT_MAX for -1 */
-	bool no_trim, no_scrape, quiet, reverse, sparse, reopen, direct_in;
-	bool direct_out, force, retrim, try_again, new_bad_only;
+	unsigned flags;           /* FLAG_*: the options without arguments */
+	bool new_bad_only;        /* -e +N */
 	const char *domain_name;  /* -m */
 	int64_t min_rate;         /* -a: -1 unset, 0 auto */
 	uint64_t delay_slow;      /* seconds before slow reads count */
@@ -171,7 +186,7 @@ struct rescue {
 	const char *phase;        /* phase_text, or "Finished" */
 	char phase_text[64];
 	int next_status, next_pass;  /* of a pass begun, at its first read */
-	bool pass_pending, save_pending;
+	bool pass_pending, save_pending, show_phase;
 	int cur_status, cur_pass;
 	uint64_t cur_pos;
 	bool forward;             /* the pass's direction */
@@ -223,12 +238,11 @@ int extend_output(struct rescue *r);
 
 /* ---- show.c ------------------------------------------------------- */
 
-/* The screen: the status every second (and last), on stdout. */
+/* The status line, every second (and last, ended), after the phase's
+ * line if r->show_phase. */
 void show_status(struct rescue *r, bool last);
 /* "Initial status (read from mapfile)" and its line. */
 void show_initial_status(struct rescue *r);
-/* seconds as "1h 2m 3s" into buf (at least 24 bytes); returns buf. */
-char *format_duration(char *buf, uint64_t seconds);
 
 /* ---- setup.c ------------------------------------------------------ */
 

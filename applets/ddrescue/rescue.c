@@ -110,6 +110,7 @@ static enum rescue_stop read_chunk(struct rescue *r, uint64_t a, uint64_t b, int
 		r->cur_pass = r->next_pass;
 		r->cur_pos = r->forward ? a : b;
 		r->pass_pending = false;
+		r->show_phase = true;
 		if (r->save_pending && (stop = save_now(r)) != RESCUE_GO_ON)
 			return stop;
 	}
@@ -193,7 +194,7 @@ static enum rescue_stop copy_pass(struct rescue *r, int pass, uint64_t pos, bool
 		if ((stop = read_chunk(r, a, b, ST_NONTRIMMED, &failed)) != RESCUE_GO_ON)
 			return stop;
 		if (failed || (r->slow_read && pass <= 2)) {
-			if (r->reopen && !reopen_input(r))
+			if ((r->flags & FLAG_REOPEN) && !reopen_input(r))
 				return RESCUE_REOPEN_FAILED;
 			skip(r, pass, failed, &eskip, &sskip, &pos);
 		} else if (r->copied) {
@@ -224,7 +225,7 @@ static uint64_t resume_at(const struct rescue *r, int st, bool back, bool resume
 
 static enum rescue_stop copy_phase(struct rescue *r)
 {
-	bool resume = r->cur_status == ST_NONTRIED && r->cur_pass <= 5, back = r->reverse;
+	bool resume = r->cur_status == ST_NONTRIED && r->cur_pass <= 5, back = r->flags & FLAG_REVERSE;
 	int pass, first = resume ? r->cur_pass : 1;
 	enum rescue_stop stop;
 
@@ -277,7 +278,7 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
  * goes on in its direction.  Only the first pass saves as it begins. */
 static enum rescue_stop retry_phase(struct rescue *r)
 {
-	bool resume = r->cur_status == ST_BAD, back = r->reverse;
+	bool resume = r->cur_status == ST_BAD, back = r->flags & FLAG_REVERSE;
 	int pass, first = !resume || r->cur_pass & 1 ? 1 : 2;
 	enum rescue_stop stop;
 
@@ -302,16 +303,16 @@ static enum rescue_stop phases(struct rescue *r)
 	bool copy = r->size[SIZE_NONTRIED];
 	bool trim = copy || r->size[SIZE_NONTRIMMED];
 	bool scrape = trim || r->size[SIZE_NONSCRAPED];
-	bool back = r->reverse;
+	bool back = r->flags & FLAG_REVERSE;
 	enum rescue_stop stop = RESCUE_GO_ON;
 
 	if (copy)
 		stop = copy_phase(r);
-	if (stop == RESCUE_GO_ON && trim && !r->no_trim) {
+	if (stop == RESCUE_GO_ON && trim && !(r->flags & FLAG_NO_TRIM)) {
 		begin_pass(r, ST_NONTRIMMED, 1, !back, true, "Trimming failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
 	}
-	if (stop == RESCUE_GO_ON && scrape && !r->no_scrape) {
+	if (stop == RESCUE_GO_ON && scrape && !(r->flags & FLAG_NO_SCRAPE)) {
 		begin_pass(r, ST_NONSCRAPED, 1, !back, true, "Scraping failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
 	}

@@ -37,31 +37,30 @@ static bool same_file(const struct stat *a, const struct stat *b)
  * file unless -f (and always with -S); the mapfile a regular file. */
 static void check_names(const struct rescue *r)
 {
-	struct stat in, out, map;
-	bool have_in = stat(r->in_name, &in) == 0, have_out = stat(r->out_name, &out) == 0;
-	bool have_map = r->map_name && stat(r->map_name, &map) == 0;
+	static const char *const what[3] = { "input", "output", "mapfile" };
+	const char *name[3] = { r->in_name, r->out_name, r->map_name };
+	struct stat st[3];
+	bool have[3];
+	int i, j;
 
-	if (!strcmp(r->in_name, r->out_name) || (have_in && have_out && same_file(&in, &out)))
-		bb_error_msg_and_die("input and output are the same file");
-	if (r->map_name && (!strcmp(r->map_name, r->in_name) ||
-			    (have_in && have_map && same_file(&in, &map))))
-		bb_error_msg_and_die("input and mapfile are the same file");
-	if (r->map_name && (!strcmp(r->map_name, r->out_name) ||
-			    (have_out && have_map && same_file(&out, &map))))
-		bb_error_msg_and_die("output and mapfile are the same file");
-	if (have_map && !S_ISREG(map.st_mode))
-		die_about("mapfile %s is not a regular file", r->map_name);
-	if (have_out && !S_ISREG(out.st_mode) && (!r->force || r->sparse))
-		die_about(r->sparse ? "output %s is not a regular file; -S needs one"
-			  : "output %s is not a regular file; use -f to write to it",
+	for (i = 0; i < 3; i++)
+		have[i] = name[i] && !stat(name[i], &st[i]);
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (name[j] && (!strcmp(name[i], name[j]) ||
+					(have[i] && have[j] && same_file(&st[i], &st[j]))))
+				bb_error_msg_and_die("%s and %s are the same file", what[i], what[j]);
+	if (have[2] && !S_ISREG(st[2].st_mode))
+		die_about("%s is not a regular file", r->map_name);
+	if (have[1] && !S_ISREG(st[1].st_mode) && (!(r->flags & FLAG_FORCE) || r->flags & FLAG_SPARSE))
+		die_about("%s is not a regular file (-f writes to a device, without -S)",
 			  r->out_name);
-	if (have_in && have_map && S_ISBLK(in.st_mode) && map.st_dev == in.st_rdev)
-		bb_error_msg("warning: mapfile %s is on the disk being rescued",
-			     quote_always(r->map_name));
+	if (have[0] && have[2] && S_ISBLK(st[0].st_mode) && st[2].st_dev == st[0].st_rdev)
+		bb_error_msg("warning: %s is on the input disk", quote_always(r->map_name));
 }
 
-/* A mapfile into *map (the status line into r when status); a mapfile
- * that does not exist leaves *map empty and returns false. */
+/* A mapfile into *map (the status line into r when status; then a
+ * mapfile that does not exist leaves *map empty and returns false). */
 static bool read_map(struct rescue *r, const char *name, struct map *map, bool status)
 {
 	struct mapfile_parser p;
@@ -69,8 +68,8 @@ static bool read_map(struct rescue *r, const char *name, struct map *map, bool s
 	ssize_t n = 0;
 	int fd = open(name, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 && errno != ENOENT)
-		exit(bb_perror_name("cannot open mapfile %s", name));
+	if (fd < 0 && (errno != ENOENT || !status))
+		exit(bb_perror_name("cannot open %s", name));
 	if (mapfile_parse_begin(&p))
 		no_memory();
 	while (fd >= 0 && (n = safe_read(fd, chunk, sizeof(chunk))) > 0)
@@ -107,8 +106,7 @@ static void make_domain(struct rescue *r, uint64_t end)
 		if (map_append(d, end, ST_FINISHED))
 			no_memory();
 	} else {
-		if (!read_map(r, r->domain_name, &from, false))
-			die_about("domain mapfile %s does not exist", r->domain_name);
+		read_map(r, r->domain_name, &from, false);
 		for (i = 0; i < from.count; i++)
 			if (map_append(d, from.start[i + 1] - from.start[i],
 				       from.status[i] == ST_FINISHED ? ST_FINISHED : ST_NONTRIED))
@@ -133,9 +131,7 @@ static void fit_map(struct rescue *r)
 		return;
 	last = m->count - 1;
 	if (m->start[last] > r->insize || m->status[last] == ST_FINISHED)
-		bb_error_msg_and_die("the mapfile's %s goes past the end of the input",
-				     m->start[last] >= r->insize ? "last block"
-				     : "rescued data");
+		bb_error_msg_and_die("the mapfile goes past the input's end");
 	map_truncate(m, r->insize);
 }
 
@@ -165,7 +161,7 @@ static void create_files(struct rescue *r)
 		exit(bb_perror_name("cannot create mapfile %s", r->map_name));
 	if (r->map_name && !new_map && access(r->map_name, W_OK))
 		exit(bb_perror_name("mapfile %s is not writable", r->map_name));
-	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->direct_out ? O_DIRECT : 0),
+	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->flags & FLAG_DIRECT_OUT ? O_DIRECT : 0),
 		  0666);
 	if (fd < 0) {
 		int err = errno;
@@ -191,10 +187,10 @@ void setup(struct rescue *r, uint64_t size)
 	io_end_learn(&in, fd, r->in_name);
 	r->in_fd = fd;
 	if (!in.size_known && size == UINT64_MAX)
-		die_about("the size of %s is unknown; give it with -s", r->in_name);
+		die_about("%s: unknown size: use -s", r->in_name);
 	r->insize = in.size_known ? in.size : r->ipos + size;
 	if (r->insize && r->ipos >= r->insize)
-		bb_error_msg_and_die("can't start reading at %llu: the input has only %llu bytes",
+		bb_error_msg_and_die("can't start reading at %llu: the input has %llu bytes",
 				     (unsigned long long)r->ipos, (unsigned long long)r->insize);
 	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
 	if (r->map_name && (r->map_existed = read_map(r, r->map_name, &r->map, true)))
@@ -202,17 +198,17 @@ void setup(struct rescue *r, uint64_t size)
 	else if (!r->map_name && map_init(&r->map))
 		no_memory();
 	fit_map(r);
-	if (r->retrim)
+	if (r->flags & FLAG_RETRIM)
 		retry_failed(r, "/-", ST_NONTRIMMED);
-	if (r->try_again)
+	if (r->flags & FLAG_TRY_AGAIN)
 		retry_failed(r, "*/", ST_NONTRIED);
 	count_sizes(r);
 	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
 		r->max_bad_areas += r->bad_areas;
 	if (!(r->size[SIZE_NONTRIED] | r->size[SIZE_NONTRIMMED] | r->size[SIZE_NONSCRAPED] |
 	      r->size[SIZE_BAD] | r->size[SIZE_FINISHED])) {
-		if (!r->quiet)
-			bb_error_msg("nothing to do: the domain is empty");
+		if (!(r->flags & FLAG_QUIET))
+			bb_error_msg("nothing to do");
 		exit(0);
 	}
 	if (lazy_buffer_alloc(&buf, r->cluster + r->sector))
