@@ -150,12 +150,14 @@ static void rates(struct rescue *r, uint64_t second, bool last)
 	r->current_rate = (done - r->rescued_last_second) / span;
 	if (done != r->rescued_last_second && !last)
 		r->last_good_second = second;
-	else if (!last && r->second && second - r->last_good_second > r->timeout)
+	else if (!last && r->second &&
+		 second - r->last_good_second > r->timeout)
 		r->limit = RESCUE_TIMEOUT;
 	r->rescued_last_second = done;
 	r->error_rate = r->error_bytes / span;
 	r->error_bytes = 0;
-	if (r->error_rate > r->max_error_rate && r->limit == RESCUE_GO_ON)
+	if (r->error_rate > r->max_error_rate &&
+	    r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_ERROR_RATE;
 	if (last)
 		return;
@@ -232,7 +234,8 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 		if (stop == RESCUE_GO_ON && stat(r->in_name, &st))
 			stop = RESCUE_INPUT_GONE;
 	}
-	if (r->bad_areas > r->max_bad_areas && r->limit == RESCUE_GO_ON)
+	if (r->bad_areas > r->max_bad_areas &&
+	    r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_TOO_MANY_BAD;
 	return stop != RESCUE_GO_ON ? stop : tick(r);
 }

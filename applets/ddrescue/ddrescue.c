@@ -42,11 +42,12 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-/* Long-only options: codes past the letters. */
-enum { OPT_DELAY_SLOW = 0x80, OPT_MISSING };
+/* The long-only option: a code past the letters. */
+enum { OPT_DELAY_SLOW = 0x80 };
 
-/* GNU ddrescue's options, those it lacks too (their letters, or codes
- * from OPT_MISSING), so that each is refused by name. */
+/* GNU ddrescue's options, and the long names of those it lacks, so that
+ * they too are refused by name (its long-only ones it lacks, --ask,
+ * --cpass, --log-reads and the like, are unrecognized by name). */
 static const char longopts[] =
 	"bsector-size\0" "ccluster-size\0" "didirect\0" "Dodirect\0"
 	"fforce\0" "iinput-position\0" "ooutput-position\0" "ssize\0"
@@ -59,14 +60,10 @@ static const char longopts[] =
 	"Htest-mode\0" "Iverify-input-size\0" "Jverify-on-error\0" "Lloose-domain\0"
 	"ppreallocate\0" "Pdata-preview\0" "ttruncate\0" "uunidirectional\0"
 	"wignore-write-errors\0" "Wcompare-before-write\0" "xextend-outfile\0"
-	"Xmax-read-errors\0" "ysynchronous\0" "Zmax-read-rate\0"
-	"\x81" "ask\0" "\x82" "command-mode\0" "\x83" "cpass\0" "\x84" "log-events\0"
-	"\x85" "log-rates\0" "\x86" "log-reads\0" "\x87" "mapfile-interval\0"
-	"\x88" "max-slow-reads\0" "\x89" "pause-on-error\0" "\x8a" "pause-on-pass\0"
-	"\x8b" "reset-slow\0" "\x8c" "same-file\0";
+	"Xmax-read-errors\0" "ysynchronous\0" "Zmax-read-rate\0";
 /* Those it has, then those it lacks (an argument where GNU's takes one). */
 static const char optstring[] = "b:c:dDfi:o:s:nNr:qvVRSMAm:K:e:E:T:a:O\x80:"
-	"BCF:GH:IJLpPtuwWx:X:yZ:\x81\x82\x83:\x84:\x85:\x86:\x87:\x88:\x89:\x8a:\x8b\x8c";
+	"BCF:GH:IJLpPtuwWx:X:yZ:";
 
 /* Each option's argument by its code ("" for a flag), NULL for an
  * option not given. */
@@ -171,13 +168,9 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 			exit(0);
 		}
 		/* The options from 'B' on in optstring are GNU's it lacks. */
-		if (strchr(optstring, c) >= strchr(optstring, 'B')) {
-			if (c < 0x80)
-				bb_error_msg_and_usage("option -%c (--%s) is not supported by "
-						       "this ddrescue", c, option_name(c));
-			bb_error_msg_and_usage("option --%s is not supported by this ddrescue",
-					       option_name(c));
-		}
+		if (strchr(optstring, c) >= strchr(optstring, 'B'))
+			bb_error_msg_and_usage("option -%c (--%s) is not supported by this "
+					       "ddrescue", c, option_name(c));
 		given[c] = optarg;
 	}
 	r->sector = number('b', 0, 1, 1 << 20, 512);

@@ -155,19 +155,37 @@ int size_index(int status);
 
 /* A rescue: what the command line and the files set (ddrescue.c), the
  * map and the domain, where the passes are, and the counts and clocks
- * of this run.  One is passed down every call. */
+ * of this run.  One is passed down every call.  (The fields used most
+ * come first: within a short offset, their code is shorter.) */
 struct rescue {
+	uint64_t sector;          /* bytes */
+	unsigned flags;           /* FLAG_*: the options without arguments */
+	/* the mapfile's status line: the phase and pass, and where */
+	int cur_status, cur_pass;
+	enum rescue_stop limit;   /* a limit reached, or GO_ON */
+	bool forward;             /* the pass's direction */
+	bool slow, was_slow;      /* the last second was slow, and the one
+				     before */
+	bool slow_read;           /* the read just done ended a slow second */
+	bool pass_pending, save_pending, show_phase;
+	bool map_existed;         /* the mapfile was read */
+	uint64_t cur_pos;
+	uint64_t size[5];         /* bytes of each status in the domain */
+	uint64_t bad_areas;
+	uint64_t insize;          /* the input's size */
+	uint64_t second;          /* of this run, the last one ticked */
+	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
+	unsigned char *buf;       /* a cluster and a sector, page aligned */
+	/* the map, and the domain: the parts to rescue, as ST_FINISHED */
+	struct map map, domain;
 	/* the files */
 	int in_fd, out_fd, in_flags;
 	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	const char *command_line;
-	uint64_t insize;          /* the input's size */
 	uint64_t ipos, opos;      /* the output position of input byte ipos */
 	/* the options */
-	uint64_t sector, cluster; /* bytes */
-	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
+	uint64_t cluster;         /* bytes */
 	int retry_passes;         /* -r; INT_MAX for -1 */
-	unsigned flags;           /* FLAG_*: the options without arguments */
 	bool new_bad_only;        /* -e +N */
 	const char *domain_name;  /* -m */
 	int64_t min_rate;         /* -a: -1 unset, 0 auto */
@@ -175,39 +193,23 @@ struct rescue {
 	uint64_t max_error_rate;  /* -E, UINT64_MAX unset */
 	uint64_t max_bad_areas;   /* -e, UINT64_MAX unset (+N: added up) */
 	uint64_t timeout;         /* -T, UINT64_MAX unset */
-	unsigned char *buf;       /* a cluster and a sector, page aligned */
-	/* the map, and the domain: the parts to rescue, as ST_FINISHED */
-	struct map map, domain;
-	uint64_t size[5];         /* bytes of each status in the domain */
-	uint64_t bad_areas;
-	bool map_existed;         /* the mapfile was read */
-	uint64_t map_insize;      /* its extent when read */
-	/* the mapfile's status line: the phase and pass, and where */
+	uint64_t map_insize;      /* the mapfile's extent when read */
 	const char *phase;        /* phase_text, or "Finished" */
-	char phase_text[64];
 	int next_status, next_pass;  /* of a pass begun, at its first read */
-	bool pass_pending, save_pending, show_phase;
-	int cur_status, cur_pass;
-	uint64_t cur_pos;
-	bool forward;             /* the pass's direction */
 	/* this run: counts and clocks (seconds since start_ns) */
-	uint64_t start_ns, second;          /* the last second ticked */
+	uint64_t start_ns;
 	uint64_t rescued_at_start, rescued_last_second;
 	uint64_t last_good_second;          /* of a read that finished bytes */
 	uint64_t error_bytes;               /* failed in the current second */
 	uint64_t read_errors, slow_reads;
 	uint64_t current_rate, average_rate, error_rate;
 	uint64_t sparse_end;                /* -S: the output's end to make */
-	bool slow, was_slow;                /* the last second was slow, and
-					       the one before */
-	bool slow_read;                     /* the read just done ended a
-					       slow second */
-	uint64_t copied;                    /* what it finished */
-	enum rescue_stop limit;             /* a limit reached, or GO_ON */
-	uint64_t next_save_ns, save_interval_ns;
+	uint64_t copied;                    /* what the last read finished */
+	uint64_t next_save_ns;
 	int error;                          /* errno of a stop that has one */
 	struct transfer transfer;           /* signals */
 	struct progress_line screen;
+	char phase_text[64];
 };
 
 /* Read [a, b) of the input (at most a cluster, within one piece),

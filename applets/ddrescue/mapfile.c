@@ -59,31 +59,26 @@ static int number_field(const char *f, uint64_t max, uint64_t *v)
 	return scan_number(&f, &integer, v) != PARSE_SIZE_OK || *f || *v > max ? -1 : 0;
 }
 
-static int fail(struct mapfile_parser *p, const char *why)
-{
-	p->error = why;
-	return -1;
-}
-
-/* The status line "pos status [pass]": NULL, or what is wrong. */
-static const char *status_line(struct mapfile_parser *p, char *field[3], int n)
+/* The status line "pos status [pass]": false if it is not one. */
+static bool status_line(struct mapfile_parser *p, char *field[3], int n)
 {
 	uint64_t pass = 1;
 
-	if (field[1][1] || !strchr("?*/-FG+", *field[1]))
-		return "invalid status character";
-	if (n == 3 && (*field[2] < '0' || *field[2] > '9' ||
-		       number_field(field[2], INT_MAX, &pass) || !pass))
-		return "invalid pass";
+	if (field[1][1] || !strchr("?*/-FG+", *field[1]) ||
+	    (n == 3 && (*field[2] < '0' || *field[2] > '9' ||
+			number_field(field[2], INT_MAX, &pass) || !pass)))
+		return false;
 	p->have_status = true;
 	p->cur_status = (unsigned char)*field[1];
 	p->cur_pass = (int)pass;
-	return NULL;
+	return true;
 }
 
-/* The line in p->line: NULL, or what is wrong with it. */
+/* The line in p->line: NULL, or what is wrong with it (GNU says no
+ * more than which line). */
 static const char *parse_line(struct mapfile_parser *p)
 {
+	static const char invalid[] = "invalid line", no_memory[] = "out of memory";
 	char *field[3], *status;
 	uint64_t pos, size;
 	int n;
@@ -92,44 +87,37 @@ static const char *parse_line(struct mapfile_parser *p)
 	n = fields(p->line, field);
 	if (!n)
 		return NULL;
-	if (p->too_long)
-		return "line too long";
-	if (n < 2 + p->have_status)
-		return "expected 3 fields";
-	if (number_field(field[0], INT64_MAX, &pos))
-		return "invalid position";
+	if (p->too_long || n < 2 + p->have_status || number_field(field[0], INT64_MAX, &pos))
+		return invalid;
 	if (!p->have_status) {
 		p->cur_pos = pos;
-		return status_line(p, field, n);
+		return status_line(p, field, n) ? NULL : invalid;
 	}
 	status = field[2];
-	/* a block of size 0 only at 0, as GNU has it */
-	if (number_field(field[1], INT64_MAX - pos, &size) || (!size && pos))
-		return "invalid size";
-	if (status[1] || !strchr("?*/-+", *status))
-		return "invalid status character";
-	/* the first block may start past 0: non-tried up to it */
-	if (!p->map.count && map_append(&p->map, pos, ST_NONTRIED))
-		return "out of memory";
-	if (pos != map_end(&p->map))
-		return "block not contiguous with the one before";
-	if (map_append(&p->map, size, *status))
-		return "out of memory";
+	/* contiguous blocks; one of size 0 only at 0, as GNU has it; the
+	 * first may start past 0, non-tried up to it */
+	if (number_field(field[1], INT64_MAX - pos, &size) || (!size && pos) ||
+	    status[1] || !strchr("?*/-+", *status) ||
+	    (p->map.count && pos != map_end(&p->map)))
+		return invalid;
+	if (map_append(&p->map, pos - map_end(&p->map), ST_NONTRIED) ||
+	    map_append(&p->map, size, *status))
+		return no_memory;
 	return NULL;
 }
 
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 {
 	for (; n; data++, n--) {
-		if (*data == '\n') {
+		if (*data == '\n' || !*data) {
 			p->lineno++;
-			if ((p->error = parse_line(p)) != NULL)
+			if (!*data || (p->error = parse_line(p)) != NULL) {
+				if (!p->error)
+					p->error = "invalid line";
 				return -1;
+			}
 			p->len = 0;
 			p->too_long = false;
-		} else if (*data == '\0') {
-			p->lineno++;
-			return fail(p, "NUL byte");
 		} else if (p->len < sizeof(p->line) - 1) {
 			p->line[p->len++] = *data;
 		} else {
@@ -217,9 +205,11 @@ static int resolve_links(const char *name, char *path)
 	char link[PATH_MAX];
 	int hops = 0;
 
-	if (strlen(name) >= PATH_MAX)
+	size_t n = strlen(name);
+
+	if (n >= PATH_MAX)
 		goto too_long;
-	strcpy(path, name);
+	memcpy(path, name, n + 1);
 	for (;;) {
 		ssize_t n = readlink(path, link, sizeof(link) - 1);
 		char *slash = strrchr(path, '/');

@@ -82,7 +82,7 @@ static void first_read(bool back, uint64_t size, uint64_t align, uint64_t *a, ui
 /* A pass begins: it becomes the status line at its first read (as
  * GNU's: a pass with nothing to read leaves the line as it was), with
  * a save if save (each pass of copying, the first of each phase). */
-static void begin_pass(struct rescue *r, int status, int pass, bool forward, bool save,
+__attribute__((noinline)) static void begin_pass(struct rescue *r, int status, int pass, bool forward, bool save,
 		       const char *what, int number)
 {
 	const char *way = forward ? "forwards" : "backwards";
