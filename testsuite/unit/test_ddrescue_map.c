@@ -107,7 +107,6 @@ static const struct bad_case bad[] = {
 	{ "0 ? 1\n0x10 0x7fffffffffffffff +\n", "invalid line", 2 },
 	{ "0 ? 1\n0 0x10 +\n0x10 0 +\n", "invalid line", 3 },
 	{ "0 ? 1\n0 0x10 ++\n", "invalid line", 2 },
-	{ "0 ? 1\n0 0x10 +\n\0\n", "invalid line", 3 },
 };
 
 static void test_errors(void)
@@ -136,6 +135,11 @@ static void test_errors(void)
 	CHECK(parse_text(longline, &p) == -1);
 	CHECK_STR(p.error, "invalid line");
 	CHECK(parse_text("0 ? 1\n0 0x10 +\0", &p) == 0);
+	/* a NUL byte inside the text */
+	map_free(&map);
+	CHECK(mapfile_parse_begin(&p) == 0);
+	CHECK(mapfile_parse_feed(&p, "0 ? 1\n\0\n", 8) == -1 && p.lineno == 2);
+	map = p.map;
 	CHECK(parse_text("", &p) == 0 && map.count == 0);
 	unit_end();
 }
