@@ -207,9 +207,10 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
  * would end the comment: it becomes a blank. */
 static const char *join_args(char **argv)
 {
-	static char line[COMMAND_LINE_MAX + 1] = "ddrescue";
+	static char line[COMMAND_LINE_MAX + 1];     /* (not initialized: bss) */
 	char *p = line + 8, *end = line + COMMAND_LINE_MAX;
 
+	memcpy(line, "ddrescue", 8);
 	while (*++argv) {
 		const char *a = *argv;
 
