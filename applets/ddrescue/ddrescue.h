@@ -48,8 +48,8 @@ enum {
 /* ---- map.c: block lists ------------------------------------------- */
 
 /* Block i covers [start[i], start[i + 1]) with status[i]; start[count]
- * is the end; neighbours never share a status.  Its functions are
- * map_*; the arrays grow in their own mappings. */
+ * is the end; neighbours share no status, unless map_recolor made them.
+ * Its functions are map_*; the arrays grow in their own mappings. */
 struct map {
 	uint64_t *start;
 	unsigned char *status;
@@ -77,6 +77,10 @@ int map_status_at(const struct map *m, uint64_t pos);
  * (not cut at pos); false if none. */
 bool map_next_piece(const struct map *m, const struct map *domain, uint64_t pos,
 		    int st, bool backwards, uint64_t *start, uint64_t *end);
+/* Every piece of status from takes status to: a whole block in place,
+ * not joined to its neighbours (GNU's -M and -A leave the blocks they
+ * change so, and then trim each on its own).  Returns 0 or -1 (ENOMEM). */
+int map_recolor(struct map *m, const struct map *domain, int from, int to);
 /* The bytes of the pieces of status st within [lo, hi), and how many
  * pieces (areas) overlap it. */
 uint64_t map_total(const struct map *m, const struct map *domain, int st,

@@ -1,7 +1,8 @@
 /*
  * map.c - block lists: contiguous blocks, each with one status, from 0
  * to the end of the list.  Block i covers [start[i], start[i + 1]);
- * start[count] is the end.  The arrays are anonymous mappings that grow
+ * start[count] is the end.  Neighbours have different statuses, but
+ * for those map_recolor leaves, as GNU's -M and -A leave them.  The arrays are anonymous mappings that grow
  * (mremap) as blocks are added, their pages touched only as used: nine
  * bytes a block, with no bound but memory.
  *
@@ -116,9 +117,10 @@ int map_set(struct map *m, uint64_t a, uint64_t b, int st)
 	first = find(m, a);
 	last = find(m, b - 1);
 	/* The blocks first..last become: what is left of first before a,
-	 * [a, b), what is left of last after b; a piece with the status of
-	 * the one before it (the block before first, for the first piece)
-	 * merges into it, and so does the block after last. */
+	 * [a, b), what is left of last after b.  [a, b) merges into the
+	 * block before it, and the block after it into [a, b), where they
+	 * share its status; what is left of a block keeps its own bounds
+	 * (two neighbours map_recolor left with one status stay two). */
 	before = first ? status[first - 1] : -1;
 	if (start[first] < a) {
 		new_start[n] = start[first];
@@ -132,7 +134,7 @@ int map_set(struct map *m, uint64_t a, uint64_t b, int st)
 		new_start[n] = b;
 		new_status[n++] = (unsigned char)(before = status[last]);
 	}
-	if (last + 1 < m->count && status[last + 1] == before)
+	if (last + 1 < m->count && status[last + 1] == before && before == st)
 		last++;
 	old = last - first + 1;
 	memmove(start + first + n, start + last + 1, (m->count - last) * sizeof(*start));
@@ -185,6 +187,22 @@ bool map_next_piece(const struct map *m, const struct map *domain, uint64_t pos,
 		pos = backwards ? ds : de;
 	}
 	return false;
+}
+
+int map_recolor(struct map *m, const struct map *domain, int from, int to)
+{
+	uint64_t pos = 0, s, e;
+	size_t i;
+
+	while (map_next_piece(m, domain, pos, from, false, &s, &e)) {
+		i = find(m, s);
+		if (m->start[i] == s && m->start[i + 1] == e)
+			m->status[i] = (unsigned char)to;
+		else if (map_set(m, s, e, to))
+			return -1;
+		pos = e;
+	}
+	return 0;
 }
 
 uint64_t map_total(const struct map *m, const struct map *domain, int st,

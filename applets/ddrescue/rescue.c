@@ -257,6 +257,7 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
 {
 	enum rescue_stop stop = RESCUE_GO_ON;
 	uint64_t a, b;
+	bool bad_before, bad_after;
 
 	while (stop == RESCUE_GO_ON && piece_from(r, pos, st, back, false, found, &a, &b)) {
 		pos = back ? a : b;
@@ -264,9 +265,19 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
 			stop = sectors(r, a, b, st == ST_BAD && back, false, &a);
 			continue;
 		}
-		if (!(a && map_status_at(&r->map, a - 1) == ST_BAD))
+		bad_before = a && map_status_at(&r->map, a - 1) == ST_BAD;
+		bad_after = map_status_at(&r->map, b) == ST_BAD;
+		/* GNU 1.27 marks a block between two bad sectors non-scraped
+		 * without counting it so: unless other blocks are, scraping
+		 * then finds nothing to do, and the next run scrapes it */
+		if (bad_before && bad_after) {
+			if (map_set(&r->map, a, b, ST_NONSCRAPED))
+				stop = RESCUE_NO_MEMORY;
+			continue;
+		}
+		if (!bad_before)
 			stop = sectors(r, a, b, false, true, &a);
-		if (stop == RESCUE_GO_ON && map_status_at(&r->map, b) != ST_BAD)
+		if (stop == RESCUE_GO_ON && !bad_after)
 			stop = sectors(r, a, b, true, true, &b);
 		if (stop == RESCUE_GO_ON)
 			stop = mark(r, a, b, ST_NONSCRAPED);
@@ -297,22 +308,20 @@ static enum rescue_stop retry_phase(struct rescue *r)
 	return RESCUE_GO_ON;
 }
 
-/* The phases with something to do, as GNU decides it at the start. */
+/* The phases with something to do, as GNU 1.27 decides it as each
+ * begins, from the sizes it keeps. */
 static enum rescue_stop phases(struct rescue *r)
 {
-	bool copy = r->size[SIZE_NONTRIED];
-	bool trim = copy || r->size[SIZE_NONTRIMMED];
-	bool scrape = trim || r->size[SIZE_NONSCRAPED];
 	bool back = r->flags & FLAG_REVERSE;
 	enum rescue_stop stop = RESCUE_GO_ON;
 
-	if (copy)
+	if (r->size[SIZE_NONTRIED])
 		stop = copy_phase(r);
-	if (stop == RESCUE_GO_ON && trim && !(r->flags & FLAG_NO_TRIM)) {
+	if (stop == RESCUE_GO_ON && r->size[SIZE_NONTRIMMED] && !(r->flags & FLAG_NO_TRIM)) {
 		begin_pass(r, ST_NONTRIMMED, 1, !back, true, "Trimming failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
 	}
-	if (stop == RESCUE_GO_ON && scrape && !(r->flags & FLAG_NO_SCRAPE)) {
+	if (stop == RESCUE_GO_ON && r->size[SIZE_NONSCRAPED] && !(r->flags & FLAG_NO_SCRAPE)) {
 		begin_pass(r, ST_NONSCRAPED, 1, !back, true, "Scraping failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
 	}

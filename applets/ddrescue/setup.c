@@ -135,20 +135,6 @@ static void fit_map(struct rescue *r)
 	map_truncate(m, r->insize);
 }
 
-/* -M: failed blocks of the domain to be trimmed again; -A: non-trimmed
- * and non-scraped ones to be tried again. */
-static void retry_failed(struct rescue *r, const char *from, int to)
-{
-	uint64_t s, e, pos = 0;
-
-	for (; *from; from++, pos = 0)
-		while (map_next_piece(&r->map, &r->domain, pos, *from, false, &s, &e)) {
-			if (map_set(&r->map, s, e, to))
-				no_memory();
-			pos = e;
-		}
-}
-
 /* The mapfile made (if it is new) before the output is opened; then the
  * output.  A new mapfile is removed again if the output fails. */
 static void create_files(struct rescue *r)
@@ -198,10 +184,13 @@ void setup(struct rescue *r, uint64_t size)
 	else if (!r->map_name && map_init(&r->map))
 		no_memory();
 	fit_map(r);
-	if (r->flags & FLAG_RETRIM)
-		retry_failed(r, "/-", ST_NONTRIMMED);
-	if (r->flags & FLAG_TRY_AGAIN)
-		retry_failed(r, "*/", ST_NONTRIED);
+	/* -M: failed blocks to be trimmed again; -A: non-trimmed and
+	 * non-scraped ones to be copied again */
+	if ((r->flags & FLAG_RETRIM && (map_recolor(&r->map, &r->domain, ST_NONSCRAPED, ST_NONTRIMMED) ||
+					 map_recolor(&r->map, &r->domain, ST_BAD, ST_NONTRIMMED))) ||
+	    (r->flags & FLAG_TRY_AGAIN && (map_recolor(&r->map, &r->domain, ST_NONTRIMMED, ST_NONTRIED) ||
+					    map_recolor(&r->map, &r->domain, ST_NONSCRAPED, ST_NONTRIED))))
+		no_memory();
 	count_sizes(r);
 	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
 		r->max_bad_areas += r->bad_areas;
