@@ -171,7 +171,7 @@ struct rescue {
 	bool slow, was_slow;      /* the last second was slow, and the one
 				     before */
 	bool slow_read;           /* the read just done ended a slow second */
-	bool pass_pending, save_pending, show_phase;
+	bool pass_pending, save_pending;
 	bool map_existed;         /* the mapfile was read */
 	uint64_t cur_pos;
 	uint64_t size[5];         /* bytes of each status in the domain */
@@ -244,9 +244,10 @@ int extend_output(struct rescue *r);
 
 /* ---- show.c ------------------------------------------------------- */
 
-/* The status line, every second (and last, ended), after the phase's
- * line if r->show_phase. */
+/* The status line, every second (and last, ended). */
 void show_status(struct rescue *r, bool last);
+/* The phase's line (r->phase), as a pass begins, and "Finished". */
+void show_phase(struct rescue *r);
 /* "Initial status (read from mapfile)" and its line. */
 void show_initial_status(struct rescue *r);
 

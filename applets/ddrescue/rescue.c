@@ -110,7 +110,7 @@ static enum rescue_stop read_chunk(struct rescue *r, uint64_t a, uint64_t b, int
 		r->cur_pass = r->next_pass;
 		r->cur_pos = r->forward ? a : b;
 		r->pass_pending = false;
-		r->show_phase = true;
+		show_phase(r);
 		if (r->save_pending && (stop = save_now(r)) != RESCUE_GO_ON)
 			return stop;
 	}
@@ -340,12 +340,13 @@ enum rescue_stop rescue_run(struct rescue *r)
 		copy_finish(r);
 		stop = r->limit;
 	}
+	show_status(r, true);
 	if (stop == RESCUE_GO_ON) {
 		stop = RESCUE_FINISHED;
 		r->cur_status = ST_FINISHED;
 		r->phase = "Finished";
+		show_phase(r);
 	}
-	show_status(r, true);
 	/* -S: the zeros left unwritten at the end still make the size */
 	if (r->sparse_end && extend_output(r) && stop == RESCUE_FINISHED)
 		stop = RESCUE_WRITE_FAILED;

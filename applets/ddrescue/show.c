@@ -48,11 +48,6 @@ void show_status(struct rescue *r, bool last)
 
 	if (r->flags & FLAG_QUIET)
 		return;
-	if (r->show_phase) {
-		progress_line_end(&r->screen);
-		bb_dprintf(STDOUT_FILENO, "%s\n", r->phase);
-		r->show_phase = false;
-	}
 	if (r->average_rate)
 		bb_format(eta, sizeof(eta), "%llu", (unsigned long long)(left / r->average_rate));
 	n = bb_format(text, sizeof(text),
@@ -65,6 +60,14 @@ void show_status(struct rescue *r, bool last)
 	progress_line_show(&r->screen, text, n);
 	if (last)
 		progress_line_end(&r->screen);
+}
+
+void show_phase(struct rescue *r)
+{
+	if (r->flags & FLAG_QUIET)
+		return;
+	progress_line_end(&r->screen);
+	bb_dprintf(STDOUT_FILENO, "%s\n", r->phase);
 }
 
 void show_initial_status(struct rescue *r)
