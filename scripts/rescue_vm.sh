@@ -3,14 +3,17 @@
 # qemu guest with Debian's kernel, reading device-mapper tables over
 # virtio disks of 512- and 4096-byte sectors, with O_DIRECT (-d): error
 # segments (scattered sectors, a 1 MiB run, the disk's end), a slow
-# segment (delay) and a weak one (flakey: up 1 s, down 3 s, repeating).
+# segment (delay) and a weak one (flakey: up 1 s, down 3 s, repeating);
+# with every pass reversed (-R), and with 512-byte sectors on the
+# 4096-byte disk (-d fails with EINVAL at the first sector read).
 # The guest's /init is testsuite/board/rescue-init; this script checks
 # every output from outside after poweroff:
 #   - each output holds the image where the table reads, and zeros (what
 #     it held before) where it fails;
 #   - the two tools' mapfiles are equal (ddrescuelog -p);
 #   - the weak area is bad after a pass without retries, and whole after
-#     retries.
+#     retries;
+#   - the EINVAL runs exit 1, their mapfiles equal.
 # It prints a markdown table (docs/ddrescue.md carries one) and exits 0
 # when every check passed.
 #
@@ -62,12 +65,13 @@ echo "flakey 30720 64 1 3" > "$root/weak.segments"
 
 guest_disk "$image" s512 readonly=on
 guest_disk "$image" s4k readonly=on logical_block_size=4096,physical_block_size=4096
-outs="out512zerobox out4kzerobox out512gnu out4kgnu weakzerobox weakgnu"
+outs="out512zerobox out4kzerobox out512gnu out4kgnu weakzerobox weakgnu outRzerobox outRgnu
+outuzerobox outugnu"
 for o in $outs; do
 	truncate -s 32M "$work/$o.img"
 	guest_disk "$work/$o.img" "$o"
 done
-say "booting; 8 rescues of a 32 MiB disk"
+say "booting; 12 rescues of a 32 MiB disk"
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 guest_boot 256 900 "$work/initramfs.cpio" "$work/console" || status=1
@@ -99,6 +103,21 @@ for disk in 512 4k; do
 		[ "$(run_field $name rc)" = 0 ] || fail "$name: exit $(run_field $name rc)"
 		echo "| $name (${disk} sectors) | $(run_field $name rc) | $(run_field $name cs)0 ms | $out | $m |"
 	done
+done
+for tool in zerobox gnu; do
+	name=$tool-512R
+	if cmp -s "$work/outR$tool.img" "$work/expected.img"; then out="as expected"; else out=differs; fail "$name: output"; fi
+	if ddrescuelog -p "$work/map.zerobox-512R" "$work/map.gnu-512R" >/dev/null 2>&1; then
+		m="equal"; else m="differ"; fail "$name: mapfiles"; fi
+	[ "$(run_field $name rc)" = 0 ] || fail "$name: exit $(run_field $name rc)"
+	echo "| $name (-R, 512 sectors) | $(run_field $name rc) | $(run_field $name cs)0 ms | $out | $m |"
+done
+for tool in zerobox gnu; do
+	name=$tool-4k512
+	if ddrescuelog -p "$work/map.zerobox-4k512" "$work/map.gnu-4k512" >/dev/null 2>&1; then
+		m="equal"; else m="differ"; fail "$name: mapfiles"; fi
+	[ "$(run_field $name rc)" = 1 ] || fail "$name: exit $(run_field $name rc), not 1"
+	echo "| $name (-b 512 on 4096 sectors) | $(run_field $name rc) | $(run_field $name cs)0 ms | EINVAL | $m |"
 done
 for tool in zerobox gnu; do
 	name=$tool-weak

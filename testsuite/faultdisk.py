@@ -12,6 +12,10 @@
 #                      bytes up to START, as a disk returns what it read
 #                      before a bad sector; one that starts inside fails
 #                      with EIO
+#   scatter=START-END:STRIDE
+#                      a bad sector at START and every STRIDE bytes after
+#                      it, before END (many scattered bad sectors, found
+#                      by arithmetic, not a rule each)
 #   weak=START-END:N   as bad, but each sector reads correctly once a read
 #                      starting at it has failed N times
 #   slow=START-END:MS  a read touching the range first sleeps MS ms
@@ -50,6 +54,7 @@ class FaultDisk(Operations):
 		self.fd = os.open(image, os.O_RDWR)
 		self.sector = 512
 		self.bad = []        # (start, end)
+		self.scatter = []    # (start, end, stride)
 		self.weak = []       # (start, end, failures needed)
 		self.slow = []       # (start, end, seconds)
 		self.drop = []
@@ -64,6 +69,9 @@ class FaultDisk(Operations):
 			key, _, value = rule.partition('=')
 			if key == 'bad':
 				self.bad.append(parse_range(value))
+			elif key == 'scatter':
+				span, _, stride = value.partition(':')
+				self.scatter.append(parse_range(span) + (int(stride, 0),))
 			elif key == 'weak':
 				span, _, n = value.partition(':')
 				self.weak.append(parse_range(span) + (int(n, 0),))
@@ -103,6 +111,18 @@ class FaultDisk(Operations):
 		for start, stop in self.bad:
 			if start < end and stop > offset:
 				at = max(start, offset)
+				first = at if first is None else min(first, at)
+		for start, stop, stride in self.scatter:
+			if start >= end or stop <= offset:
+				continue
+			at = max(start, offset)
+			# the bad sector holding at, or the next one
+			k = (at - start) // stride
+			if at >= start + k * stride + self.sector:
+				k += 1
+			bad = start + k * stride
+			if bad < min(stop, end):
+				at = max(bad, offset)
 				first = at if first is None else min(first, at)
 		for start, stop, need in self.weak:
 			if start >= end or stop <= offset:

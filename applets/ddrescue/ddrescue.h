@@ -171,7 +171,7 @@ struct rescue {
 	bool slow, was_slow;      /* the last second was slow, and the one
 				     before */
 	bool slow_read;           /* the read just done ended a slow second */
-	bool pass_pending, save_pending;
+	bool pass_pending;
 	bool map_existed;         /* the mapfile was read */
 	uint64_t cur_pos;
 	uint64_t size[5];         /* bytes of each status in the domain */

@@ -19,8 +19,7 @@
  *   retrying  the bad sectors, -r passes, alternating directions.
  *
  * A rescue resumes at the pass, and the position, the mapfile's status
- * line names.  The mapfile is saved as each pass of copying and each
- * phase begins (at its first read), and otherwise on copy.c's schedule.
+ * line names.  The mapfile is saved on copy.c's schedule, GNU's.
  */
 #include <limits.h>
 #include <string.h>
@@ -80,17 +79,15 @@ static void first_read(bool back, uint64_t size, uint64_t align, uint64_t *a, ui
 }
 
 /* A pass begins: it becomes the status line at its first read (as
- * GNU's: a pass with nothing to read leaves the line as it was), with
- * a save if save (each pass of copying, the first of each phase). */
-__attribute__((noinline)) static void begin_pass(struct rescue *r, int status, int pass, bool forward, bool save,
-		       const char *what, int number)
+ * GNU's: a pass with nothing to read leaves the line as it was). */
+__attribute__((noinline)) static void begin_pass(struct rescue *r, int status, int pass, bool forward,
+						 const char *what, int number)
 {
 	const char *way = forward ? "forwards" : "backwards";
 
 	r->next_status = status;
 	r->next_pass = pass;
 	r->pass_pending = true;
-	r->save_pending = save;
 	r->forward = forward;
 	if (number)
 		bb_format(r->phase_text, sizeof(r->phase_text), "%s%d (%s)", what, number, way);
@@ -103,16 +100,12 @@ __attribute__((noinline)) static void begin_pass(struct rescue *r, int status, i
 static enum rescue_stop read_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_status,
 				   uint64_t *failed)
 {
-	enum rescue_stop stop;
-
 	if (r->pass_pending) {
 		r->cur_status = r->next_status;
 		r->cur_pass = r->next_pass;
 		r->cur_pos = r->forward ? a : b;
 		r->pass_pending = false;
 		show_phase(r);
-		if (r->save_pending && (stop = save_now(r)) != RESCUE_GO_ON)
-			return stop;
 	}
 	return copy_chunk(r, a, b, fail_status, failed);
 }
@@ -235,7 +228,7 @@ static enum rescue_stop copy_phase(struct rescue *r)
 		if (pass >= first) {
 			uint64_t pos = resume_at(r, ST_NONTRIED, back, resume && pass == first);
 
-			begin_pass(r, ST_NONTRIED, pass, !back, true,
+			begin_pass(r, ST_NONTRIED, pass, !back,
 				   "Copying non-tried blocks... Pass ", pass);
 			stop = copy_pass(r, pass, pos, &found);
 			if (stop != RESCUE_GO_ON || !found)
@@ -286,7 +279,7 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
 }
 
 /* -r passes over the bad sectors, alternating; a resumed even pass
- * goes on in its direction.  Only the first pass saves as it begins. */
+ * goes on in its direction. */
 static enum rescue_stop retry_phase(struct rescue *r)
 {
 	bool resume = r->cur_status == ST_BAD, back = r->flags & FLAG_REVERSE;
@@ -300,7 +293,7 @@ static enum rescue_stop retry_phase(struct rescue *r)
 		bool found = false;
 
 		resume = false;
-		begin_pass(r, ST_BAD, pass, !back, pass == first, "Retrying bad sectors... Retry ",
+		begin_pass(r, ST_BAD, pass, !back, "Retrying bad sectors... Retry ",
 			   pass - first + 1);
 		if ((stop = sector_phase(r, ST_BAD, back, pos, &found)) != RESCUE_GO_ON || !found)
 			return stop;
@@ -318,11 +311,11 @@ static enum rescue_stop phases(struct rescue *r)
 	if (r->size[SIZE_NONTRIED])
 		stop = copy_phase(r);
 	if (stop == RESCUE_GO_ON && r->size[SIZE_NONTRIMMED] && !(r->flags & FLAG_NO_TRIM)) {
-		begin_pass(r, ST_NONTRIMMED, 1, !back, true, "Trimming failed blocks... ", 0);
+		begin_pass(r, ST_NONTRIMMED, 1, !back, "Trimming failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
 	}
 	if (stop == RESCUE_GO_ON && r->size[SIZE_NONSCRAPED] && !(r->flags & FLAG_NO_SCRAPE)) {
-		begin_pass(r, ST_NONSCRAPED, 1, !back, true, "Scraping failed blocks... ", 0);
+		begin_pass(r, ST_NONSCRAPED, 1, !back, "Scraping failed blocks... ", 0);
 		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
 	}
 	if (stop == RESCUE_GO_ON && r->retry_passes)

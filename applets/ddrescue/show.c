@@ -72,16 +72,9 @@ void show_phase(struct rescue *r)
 
 void show_initial_status(struct rescue *r)
 {
-	const uint64_t *sz = r->size;
-
-	if ((r->flags & FLAG_QUIET) || !r->map_existed)
+	if (r->flags & FLAG_QUIET || !r->map_existed)
 		return;
-	bb_dprintf(STDOUT_FILENO, "Initial status (read from mapfile)\n"
-		   "rescued %s, tried %s, bad %s in %llu areas\n",
-		   bytes(sz[SIZE_FINISHED]),
-		   bytes(sz[SIZE_NONTRIMMED] + sz[SIZE_NONSCRAPED] + sz[SIZE_BAD]),
-		   bytes(sz[SIZE_BAD]), (unsigned long long)r->bad_areas);
-	if (r->map_insize > map_end(&r->domain))
-		bb_dprintf(STDOUT_FILENO, "(the mapfile's %llu bytes, limited to the domain)\n",
-			   (unsigned long long)r->map_insize);
+	bb_dprintf(STDOUT_FILENO, "Initial status (read from mapfile)%s\n",
+		   r->map_insize > map_end(&r->domain) ? ", limited to the domain" : "");
+	show_status(r, true);
 }
