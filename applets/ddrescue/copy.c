@@ -40,11 +40,11 @@ enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int st)
 	if (a >= b || old == st)
 		return RESCUE_GO_ON;
 	if (bad)
-		map_total(&r->map, &r->domain, ST_BAD, lo, b + 1, &before);
+		map_total(&r->map, ST_BAD, lo, b + 1, &before);
 	if (map_set(&r->map, a, b, st))
 		return RESCUE_NO_MEMORY;
 	if (bad) {
-		map_total(&r->map, &r->domain, ST_BAD, lo, b + 1, &after);
+		map_total(&r->map, ST_BAD, lo, b + 1, &after);
 		r->bad_areas = r->bad_areas + after - before;
 	}
 	r->size[size_index(old)] -= b - a;
@@ -58,7 +58,7 @@ void count_sizes(struct rescue *r)
 	size_t i, n;
 
 	for (i = 0; i < 5; i++) {
-		r->size[i] = map_total(&r->map, &r->domain, order[i], 0, UINT64_MAX, &n);
+		r->size[i] = map_total(&r->map, order[i], 0, UINT64_MAX, &n);
 		if (order[i] == ST_BAD)
 			r->bad_areas = n;
 	}

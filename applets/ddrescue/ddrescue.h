@@ -26,9 +26,8 @@ enum {
 	ST_NONTRIED = '?', ST_NONTRIMMED = '*', ST_NONSCRAPED = '/',
 	ST_BAD = '-', ST_FINISHED = '+',
 };
-/* The status line's phases besides those: GNU's fill and generate
- * modes (accepted in a mapfile, never written). */
-enum { ST_FILLING = 'F', ST_GENERATING = 'G' };
+/* Added to the status of a block outside the rescue domain (map.c). */
+enum { ST_OUTSIDE = 0x80 };
 
 /* The options without an argument: bits of struct rescue's flags. */
 enum {
@@ -48,8 +47,9 @@ enum {
 /* ---- map.c: block lists ------------------------------------------- */
 
 /* Block i covers [start[i], start[i + 1]) with status[i]; start[count]
- * is the end; neighbours share no status, unless map_recolor made them.
- * Its functions are map_*; the arrays grow in their own mappings. */
+ * is the end; neighbours share no status, unless map_recolor or
+ * map_exclude made them.  Its functions are map_*; the arrays grow in
+ * their own mappings. */
 struct map {
 	uint64_t *start;
 	unsigned char *status;
@@ -69,22 +69,24 @@ void map_truncate(struct map *m, uint64_t end);
 /* Give [start, end) the status (clamped to the map).  Returns 0, or -1
  * (ENOMEM) with the map unchanged. */
 int map_set(struct map *m, uint64_t start, uint64_t end, int status);
-/* The status of the byte at pos (ST_FINISHED past the end). */
+/* The status of the byte at pos (ST_FINISHED past the end), with
+ * ST_OUTSIDE if it is outside the domain. */
 int map_status_at(const struct map *m, uint64_t pos);
-/* A piece: a block of m of status st cut to one block of the domain
- * (domain's ST_FINISHED blocks).  The first piece that holds or follows
- * pos, or backwards the last that holds or comes before pos - 1, whole
- * (not cut at pos); false if none. */
-bool map_next_piece(const struct map *m, const struct map *domain, uint64_t pos,
-		    int st, bool backwards, uint64_t *start, uint64_t *end);
-/* Every piece of status from takes status to: a whole block in place,
- * not joined to its neighbours (GNU's -M and -A leave the blocks they
- * change so, and then trim each on its own).  Returns 0 or -1 (ENOMEM). */
-int map_recolor(struct map *m, const struct map *domain, int from, int to);
-/* The bytes of the pieces of status st within [lo, hi), and how many
- * pieces (areas) overlap it. */
-uint64_t map_total(const struct map *m, const struct map *domain, int st,
-		   uint64_t lo, uint64_t hi, size_t *pieces);
+/* The first block of status st (so within the domain) that holds or
+ * follows pos, or backwards the last that holds or comes before
+ * pos - 1, whole; false if none. */
+bool map_next_block(const struct map *m, uint64_t pos, int st, bool backwards,
+		    uint64_t *start, uint64_t *end);
+/* [a, b) leaves the domain: its blocks, split at a and b, take
+ * ST_OUTSIDE.  Returns 0 or -1 (ENOMEM). */
+int map_exclude(struct map *m, uint64_t a, uint64_t b);
+/* Every block of status from takes status to, in place, not joined to
+ * its neighbours (GNU's -M and -A leave the blocks they change so, and
+ * then trim each on its own). */
+void map_recolor(struct map *m, int from, int to);
+/* The bytes of the blocks of status st within [lo, hi), and how many
+ * blocks (areas: two never touch within the domain) overlap it. */
+uint64_t map_total(const struct map *m, int st, uint64_t lo, uint64_t hi, size_t *blocks);
 
 /* ---- mapfile.c ---------------------------------------------------- */
 
@@ -180,8 +182,7 @@ struct rescue {
 	uint64_t second;          /* of this run, the last one ticked */
 	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
 	unsigned char *buf;       /* a cluster and a sector, page aligned */
-	/* the map, and the domain: the parts to rescue, as ST_FINISHED */
-	struct map map, domain;
+	struct map map;           /* the domain's blocks without ST_OUTSIDE */
 	/* the files */
 	int in_fd, out_fd, in_flags;
 	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */

@@ -2,13 +2,13 @@
  * map.c - block lists: contiguous blocks, each with one status, from 0
  * to the end of the list.  Block i covers [start[i], start[i + 1]);
  * start[count] is the end.  Neighbours have different statuses, but
- * for those map_recolor leaves, as GNU's -M and -A leave them.  The arrays are anonymous mappings that grow
+ * for those map_recolor and map_exclude leave, as GNU leaves them.  The arrays are anonymous mappings that grow
  * (mremap) as blocks are added, their pages touched only as used: nine
  * bytes a block, with no bound but memory.
  *
- * A rescue has two lists: the map of the input, and its domain (the
- * parts to rescue, as ST_FINISHED blocks); map_next_piece searches the
- * first within the second.
+ * The blocks outside the rescue domain carry ST_OUTSIDE besides their
+ * status: the domain's bounds are blocks' bounds (as GNU splits its
+ * blocks at them), and a block of status st is one within the domain.
  */
 #include <string.h>
 
@@ -150,10 +150,8 @@ int map_status_at(const struct map *m, uint64_t pos)
 	return pos < map_end(m) ? m->status[find(m, pos)] : ST_FINISHED;
 }
 
-/* The first block of status st that holds or follows pos (backwards:
- * that holds or comes before pos - 1), whole; false if none. */
-static bool block_of(const struct map *m, uint64_t pos, int st, bool backwards,
-		     uint64_t *s, uint64_t *e)
+bool map_next_block(const struct map *m, uint64_t pos, int st, bool backwards,
+		    uint64_t *s, uint64_t *e)
 {
 	size_t i;
 
@@ -170,53 +168,52 @@ static bool block_of(const struct map *m, uint64_t pos, int st, bool backwards,
 	return true;
 }
 
-bool map_next_piece(const struct map *m, const struct map *domain, uint64_t pos,
-		    int st, bool backwards, uint64_t *s, uint64_t *e)
+/* A block boundary at pos.  Returns 0, or -1 (ENOMEM). */
+static int split(struct map *m, uint64_t pos)
 {
-	uint64_t ds, de, bs, be;
-
-	while (block_of(domain, pos, ST_FINISHED, backwards, &ds, &de)) {
-		if (backwards ? pos > de : pos < ds)
-			pos = backwards ? de : ds;
-		if (block_of(m, pos, st, backwards, &bs, &be) &&
-		    (backwards ? be > ds : bs < de)) {
-			*s = bs > ds ? bs : ds;
-			*e = min_u64(be, de);
-			return true;
-		}
-		pos = backwards ? ds : de;
-	}
-	return false;
-}
-
-int map_recolor(struct map *m, const struct map *domain, int from, int to)
-{
-	uint64_t pos = 0, s, e;
 	size_t i;
 
-	while (map_next_piece(m, domain, pos, from, false, &s, &e)) {
-		i = find(m, s);
-		if (m->start[i] == s && m->start[i + 1] == e)
-			m->status[i] = (unsigned char)to;
-		else if (map_set(m, s, e, to))
-			return -1;
-		pos = e;
-	}
+	if (pos >= map_end(m) || m->start[i = find(m, pos)] == pos)
+		return 0;
+	if (room(m, 1))
+		return -1;
+	memmove(m->start + i + 2, m->start + i + 1, (m->count - i) * sizeof(*m->start));
+	memmove(m->status + i + 1, m->status + i, m->count - i);
+	m->start[i + 1] = pos;
+	m->count++;
 	return 0;
 }
 
-uint64_t map_total(const struct map *m, const struct map *domain, int st,
-		   uint64_t lo, uint64_t hi, size_t *pieces)
+int map_exclude(struct map *m, uint64_t a, uint64_t b)
+{
+	size_t i;
+
+	if (a >= b || a >= map_end(m))
+		return 0;
+	if (split(m, a) || split(m, b))
+		return -1;
+	for (i = find(m, a); i < m->count && m->start[i] < b; i++)
+		m->status[i] |= ST_OUTSIDE;
+	return 0;
+}
+
+void map_recolor(struct map *m, int from, int to)
+{
+	size_t i;
+
+	for (i = 0; i < m->count; i++)
+		if (m->status[i] == from)
+			m->status[i] = (unsigned char)to;
+}
+
+uint64_t map_total(const struct map *m, int st, uint64_t lo, uint64_t hi, size_t *blocks)
 {
 	uint64_t sum = 0, s, e;
 
-	*pieces = 0;
-	/* each piece is a separate area: two pieces never touch, as the
-	 * blocks of a list of either kind never have a status in common
-	 * with a neighbour */
-	while (lo < hi && map_next_piece(m, domain, lo, st, false, &s, &e) && s < hi) {
+	*blocks = 0;
+	while (lo < hi && map_next_block(m, lo, st, false, &s, &e) && s < hi) {
 		sum += min_u64(e, hi) - (s > lo ? s : lo);
-		++*pieces;
+		++*blocks;
 		lo = e;
 	}
 	return sum;

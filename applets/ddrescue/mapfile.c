@@ -158,7 +158,7 @@ static int write_text(int fd, const struct map *map, const struct mapfile_status
 		      off_t *len)
 {
 	char buf[SAVE_BUF], *line;
-	size_t n, i = 0;
+	size_t n, i = 0, j;
 	off_t at = 0;
 
 	n = bb_format(buf, SAVE_BUF,
@@ -185,13 +185,18 @@ static int write_text(int fd, const struct map *map, const struct mapfile_status
 		}
 		if (i == map->count)
 			break;
+		/* a block, with those after it of its status (GNU's at its
+		 * end: the domain's bounds, -M and -A leave neighbours so) */
+		for (j = i + 1; j < map->count &&
+		     !((map->status[j] ^ map->status[i]) & ~ST_OUTSIDE); j++)
+			;
 		line = buf + n;
 		n += bb_format(line, SAVE_BUF - n, "0x%08llx  0x%08llx  %c\n",
 			       (unsigned long long)map->start[i],
-			       (unsigned long long)(map->start[i + 1] - map->start[i]),
-			       map->status[i]);
+			       (unsigned long long)(map->start[j] - map->start[i]),
+			       map->status[i] & ~ST_OUTSIDE);
 		upper_hex(line);
-		i++;
+		i = j;
 	}
 	*len = at;
 	return 0;

@@ -28,24 +28,26 @@
 #include "ddrescue.h"
 
 /*
- * The piece of status st that holds or follows pos (backwards: holds
- * or comes before pos - 1), cut at pos, into [*a, *b).  With
- * next_to_finished, only a piece whose block follows (backwards:
- * precedes) a finished block or the map's edge.  *found, if not NULL,
- * is set when a piece of status st was seen at all.
+ * The block of status st (within the domain) that holds or follows pos
+ * (backwards: holds or comes before pos - 1), cut at pos, into
+ * [*a, *b).  With next_to_finished, only a block that follows
+ * (backwards: precedes) a finished block or the map's edge.  *found, if
+ * not NULL, is set when a block of status st was seen at all.
  */
 static bool piece_from(const struct rescue *r, uint64_t pos, int st, bool back,
 		       bool next_to_finished, bool *found, uint64_t *a, uint64_t *b)
 {
 	uint64_t from = pos;
 
-	while (map_next_piece(&r->map, &r->domain, pos, st, back, a, b)) {
+	while (map_next_block(&r->map, pos, st, back, a, b)) {
 		if (found)
 			*found = true;
 		pos = back ? *a : *b;
+		/* the neighbour's own status, in the domain or not */
 		if (!next_to_finished ||
-		    (back ? map_status_at(&r->map, *b)
-		     : *a ? map_status_at(&r->map, *a - 1) : ST_FINISHED) == ST_FINISHED) {
+		    ((back ? map_status_at(&r->map, *b)
+		      : *a ? map_status_at(&r->map, *a - 1) : ST_FINISHED) & ~ST_OUTSIDE)
+		    == ST_FINISHED) {
 			if (back)
 				*b = min_u64(*b, from);
 			else if (*a < from)
@@ -200,7 +202,7 @@ static enum rescue_stop copy_pass(struct rescue *r, int pass, uint64_t pos, bool
 /* Is pos within the domain? */
 static bool in_domain(const struct rescue *r, uint64_t pos)
 {
-	return pos < map_end(&r->domain) && map_status_at(&r->domain, pos) == ST_FINISHED;
+	return pos < map_end(&r->map) && !(map_status_at(&r->map, pos) & ST_OUTSIDE);
 }
 
 /* Where a resumed pass of status st goes on: the position of the
@@ -258,8 +260,8 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
 			stop = sectors(r, a, b, st == ST_BAD && back, false, &a);
 			continue;
 		}
-		bad_before = a && map_status_at(&r->map, a - 1) == ST_BAD;
-		bad_after = map_status_at(&r->map, b) == ST_BAD;
+		bad_before = a && (map_status_at(&r->map, a - 1) & ~ST_OUTSIDE) == ST_BAD;
+		bad_after = (map_status_at(&r->map, b) & ~ST_OUTSIDE) == ST_BAD;
 		/* GNU 1.27 marks a block between two bad sectors non-scraped
 		 * without counting it so: unless other blocks are, scraping
 		 * then finds nothing to do, and the next run scrapes it */

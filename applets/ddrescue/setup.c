@@ -93,29 +93,24 @@ static bool read_map(struct rescue *r, const char *name, struct map *map, bool s
 	return true;
 }
 
-/* The domain: [ipos, ipos + size) of the input, and with -m only what
- * that mapfile calls finished. */
+/* The domain: [ipos, end) of the input, and with -m only what that
+ * mapfile calls finished; the rest of the map is marked outside it. */
 static void make_domain(struct rescue *r, uint64_t end)
 {
-	struct map *d = &r->domain, from;
+	struct map *m = &r->map, from;
 	size_t i;
+	int err = map_exclude(m, 0, r->ipos) | map_exclude(m, end, UINT64_MAX);
 
-	if (map_init(d))
-		no_memory();
-	if (!r->domain_name) {
-		if (map_append(d, end, ST_FINISHED))
-			no_memory();
-	} else {
+	if (r->domain_name) {
 		read_map(r, r->domain_name, &from, false);
 		for (i = 0; i < from.count; i++)
-			if (map_append(d, from.start[i + 1] - from.start[i],
-				       from.status[i] == ST_FINISHED ? ST_FINISHED : ST_NONTRIED))
-				no_memory();
+			if (from.status[i] != ST_FINISHED)
+				err |= map_exclude(m, from.start[i], from.start[i + 1]);
+		err |= map_exclude(m, map_end(&from), UINT64_MAX);
 		map_free(&from);
 	}
-	if (map_set(d, 0, r->ipos, ST_NONTRIED))
+	if (err)
 		no_memory();
-	map_truncate(d, end);
 }
 
 /* The map fitted to an input of r->insize bytes, as GNU's: non-tried
@@ -178,19 +173,22 @@ void setup(struct rescue *r, uint64_t size)
 	if (r->insize && r->ipos >= r->insize)
 		bb_error_msg_and_die("can't start reading at %llu: the input has %llu bytes",
 				     (unsigned long long)r->ipos, (unsigned long long)r->insize);
-	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
 	if (r->map_name && (r->map_existed = read_map(r, r->map_name, &r->map, true)))
 		r->map_insize = map_end(&r->map);
 	else if (!r->map_name && map_init(&r->map))
 		no_memory();
 	fit_map(r);
+	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
 	/* -M: failed blocks to be trimmed again; -A: non-trimmed and
 	 * non-scraped ones to be copied again */
-	if ((r->flags & FLAG_RETRIM && (map_recolor(&r->map, &r->domain, ST_NONSCRAPED, ST_NONTRIMMED) ||
-					 map_recolor(&r->map, &r->domain, ST_BAD, ST_NONTRIMMED))) ||
-	    (r->flags & FLAG_TRY_AGAIN && (map_recolor(&r->map, &r->domain, ST_NONTRIMMED, ST_NONTRIED) ||
-					    map_recolor(&r->map, &r->domain, ST_NONSCRAPED, ST_NONTRIED))))
-		no_memory();
+	if (r->flags & FLAG_RETRIM) {
+		map_recolor(&r->map, ST_NONSCRAPED, ST_NONTRIMMED);
+		map_recolor(&r->map, ST_BAD, ST_NONTRIMMED);
+	}
+	if (r->flags & FLAG_TRY_AGAIN) {
+		map_recolor(&r->map, ST_NONTRIMMED, ST_NONTRIED);
+		map_recolor(&r->map, ST_NONSCRAPED, ST_NONTRIED);
+	}
 	count_sizes(r);
 	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
 		r->max_bad_areas += r->bad_areas;

@@ -75,6 +75,6 @@ void show_initial_status(struct rescue *r)
 	if (r->flags & FLAG_QUIET || !r->map_existed)
 		return;
 	bb_dprintf(STDOUT_FILENO, "Initial status (read from mapfile)%s\n",
-		   r->map_insize > map_end(&r->domain) ? ", limited to the domain" : "");
+		   r->map_insize > r->insize ? ", limited to the domain" : "");
 	show_status(r, true);
 }

@@ -146,7 +146,6 @@ static void test_errors(void)
 
 static void test_set(void)
 {
-	struct map domain;
 	uint64_t a, b;
 	size_t n, i;
 
@@ -177,26 +176,27 @@ static void test_set(void)
 	CHECK(map_status_at(&map, 399998) == '?');
 	unit_end();
 
-	unit_begin("map: pieces within a domain, either way");
+	unit_begin("map: blocks within a domain, either way");
 	map_free(&map);
-	CHECK(map_init(&map) == 0 && map_init(&domain) == 0);
+	CHECK(map_init(&map) == 0);
 	CHECK(map_append(&map, 30, '+') == 0 && map_append(&map, 20, '?') == 0 &&
 	      map_append(&map, 20, '-') == 0 && map_append(&map, 30, '?') == 0);
 	/* the domain: [0, 40) and [60, 90) */
-	CHECK(map_append(&domain, 40, '+') == 0 && map_append(&domain, 20, '?') == 0 &&
-	      map_append(&domain, 30, '+') == 0);
-	CHECK(map_next_piece(&map, &domain, 0, '?', false, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_piece(&map, &domain, 35, '?', false, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_piece(&map, &domain, 40, '?', false, &a, &b) && a == 70 && b == 90);
-	CHECK(!map_next_piece(&map, &domain, 90, '?', false, &a, &b));
-	CHECK(map_next_piece(&map, &domain, 100, '?', true, &a, &b) && a == 70 && b == 90);
-	CHECK(map_next_piece(&map, &domain, 70, '?', true, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_piece(&map, &domain, 65, '-', true, &a, &b) && a == 60 && b == 70);
-	CHECK(!map_next_piece(&map, &domain, 30, '?', true, &a, &b));
-	CHECK(map_total(&map, &domain, '?', 0, UINT64_MAX, &n) == 30 && n == 2);
-	CHECK(map_total(&map, &domain, '?', 35, 75, &n) == 10 && n == 2);
-	CHECK(map_status_at(&map, 55) == '-' && map_status_at(&map, 100) == '+');
-	map_free(&domain);
+	CHECK(map_exclude(&map, 40, 60) == 0 && map_exclude(&map, 90, 100) == 0);
+	CHECK(map_next_block(&map, 0, '?', false, &a, &b) && a == 30 && b == 40);
+	CHECK(map_next_block(&map, 35, '?', false, &a, &b) && a == 30 && b == 40);
+	CHECK(map_next_block(&map, 40, '?', false, &a, &b) && a == 70 && b == 90);
+	CHECK(!map_next_block(&map, 90, '?', false, &a, &b));
+	CHECK(map_next_block(&map, 100, '?', true, &a, &b) && a == 70 && b == 90);
+	CHECK(map_next_block(&map, 70, '?', true, &a, &b) && a == 30 && b == 40);
+	CHECK(map_next_block(&map, 65, '-', true, &a, &b) && a == 60 && b == 70);
+	CHECK(!map_next_block(&map, 30, '?', true, &a, &b));
+	CHECK(map_total(&map, '?', 0, UINT64_MAX, &n) == 30 && n == 2);
+	CHECK(map_total(&map, '?', 35, 75, &n) == 10 && n == 2);
+	CHECK(map_status_at(&map, 65) == '-' && map_status_at(&map, 55) == ('-' | ST_OUTSIDE));
+	CHECK(map_status_at(&map, 100) == '+');
+	map_recolor(&map, '-', '*');
+	CHECK(map_status_at(&map, 65) == '*' && map_status_at(&map, 55) == ('-' | ST_OUTSIDE));
 	unit_end();
 }
 
