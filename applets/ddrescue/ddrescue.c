@@ -287,14 +287,9 @@ int ddrescue_main(int argc, char **argv)
 	transfer_catch_signals(CATCH_INTERRUPT | CATCH_TERMINATE);
 	r.screen.fd = STDOUT_FILENO;
 	if (given['v'] && !(r.flags & FLAG_QUIET))
-		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
-			   "    Starting positions: infile = %llu, outfile = %llu\n"
-			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",
+		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",
 			   (unsigned long long)(r.size[0] + r.size[1] + r.size[2] + r.size[3] +
-						r.size[4]), r.in_name, r.out_name,
-			   (unsigned long long)r.ipos, (unsigned long long)r.opos,
-			   (unsigned long long)(r.cluster / r.sector),
-			   (unsigned long long)r.sector);
+						r.size[4]), r.in_name, r.out_name);
 	show_initial_status(&r);
 	return report(&r, rescue_run(&r));
 }

@@ -130,18 +130,18 @@ static void fit_map(struct rescue *r)
 	map_truncate(m, r->insize);
 }
 
-/* The mapfile made (if it is new) before the output is opened; then the
- * output.  A new mapfile is removed again if the output fails. */
+/* The mapfile saved (made, if it is new) before the output is opened,
+ * so that one that cannot be written stops the rescue before anything
+ * is; then the output.  A new mapfile is removed again if the output
+ * fails. */
 static void create_files(struct rescue *r)
 {
 	bool new_map = r->map_name && !r->map_existed;
 	int fd;
 
-	if (new_map && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
+	if (r->map_name && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
 			r->command_line, "Starting", r->cur_pos, r->cur_status, r->cur_pass }))
-		exit(bb_perror_name("cannot create mapfile %s", r->map_name));
-	if (r->map_name && !new_map && access(r->map_name, W_OK))
-		exit(bb_perror_name("mapfile %s is not writable", r->map_name));
+		exit(bb_perror_name("cannot write mapfile %s", r->map_name));
 	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->flags & FLAG_DIRECT_OUT ? O_DIRECT : 0),
 		  0666);
 	if (fd < 0) {
