@@ -202,7 +202,7 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 {
 	enum rescue_stop stop = RESCUE_GO_ON;
 	struct stat st;
-	uint64_t got;
+	uint64_t got, lost = 0;
 	int err;
 
 	r->copied = *failed = 0;
@@ -226,16 +226,16 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 		return stop;
 	r->copied = got;
 	if (err) {
-		*failed = b - a - got;
+		lost = b - a - got;
 		r->read_errors++;
-		r->error_bytes += *failed;
-		stop = mark(r, a + got, b, *failed > r->sector ? fail_status : ST_BAD);
+		r->error_bytes += lost;
+		stop = mark(r, a + got, b, lost > r->sector ? fail_status : ST_BAD);
 		/* a disk that went away takes its name with it */
 		if (stop == RESCUE_GO_ON && stat(r->in_name, &st))
 			stop = RESCUE_INPUT_GONE;
 	}
-	if (r->bad_areas > r->max_bad_areas &&
-	    r->limit == RESCUE_GO_ON)
+	*failed = lost;
+	if (r->bad_areas > r->max_bad_areas && r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_TOO_MANY_BAD;
 	return stop != RESCUE_GO_ON ? stop : tick(r);
 }

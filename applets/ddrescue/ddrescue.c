@@ -192,8 +192,7 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->domain_name = given['m'];
 	r->in_flags = O_RDONLY | O_CLOEXEC | (r->flags & FLAG_DIRECT_IN ? O_DIRECT : 0);
 	if (argc - optind < 2 || argc - optind > 3)
-		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
-				       : "too many files");
+		bb_error_msg_and_usage("give INFILE, OUTFILE and maybe MAPFILE");
 	r->in_name = argv[optind];
 	r->out_name = argv[optind + 1];
 	r->map_name = argv[optind + 2];
