@@ -206,21 +206,22 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
  * would end the comment: it becomes a blank. */
 static const char *join_args(char **argv)
 {
-	static char line[COMMAND_LINE_MAX + 1];     /* (not initialized: bss) */
-	char *p = line + 8, *end = line + COMMAND_LINE_MAX;
+	static char line[COMMAND_LINE_MAX + 1];
+	char *p = line, *end = line + COMMAND_LINE_MAX;
+	const char *a = "ddrescue";
 
-	memcpy(line, "ddrescue", 8);
-	while (*++argv) {
-		const char *a = *argv;
-
-		if (p < end)
-			*p++ = ' ';
+	for (;;) {
 		for (; *a && p < end; a++, p++) {
 			*p = *a;
 			if (*p == '\n')
 				*p = ' ';
 		}
+		if ((a = *++argv) == NULL)
+			break;
+		if (p < end)
+			*p++ = ' ';
 	}
+	*p = '\0';
 	return line;
 }
 
@@ -258,7 +259,7 @@ static int report(struct rescue *r, enum rescue_stop stop)
 		if (!(r->flags & FLAG_QUIET))
 			bb_dprintf(STDOUT_FILENO, "Interrupted by user\n");
 		default_action(sig);
-		raise(sig);
+		(void)raise(sig);
 		return 128 + sig;
 	}
 	bb_errno_msg(stop == RESCUE_WRITE_FAILED || stop == RESCUE_READ_FAILED ||
@@ -287,8 +288,8 @@ int ddrescue_main(int argc, char **argv)
 	r.screen.fd = STDOUT_FILENO;
 	if (given['v'] && !(r.flags & FLAG_QUIET))
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",
-			   (unsigned long long)(r.size[0] + r.size[1] + r.size[2] + r.size[3] +
-						r.size[4]), r.in_name, r.out_name);
+			   (unsigned long long)r.size[0] + r.size[1] + r.size[2] + r.size[3] +
+			   r.size[4], r.in_name, r.out_name);
 	show_initial_status(&r);
 	return report(&r, rescue_run(&r));
 }

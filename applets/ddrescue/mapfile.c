@@ -208,13 +208,12 @@ static int write_text(int fd, const struct map *map, const struct mapfile_status
 static int resolve_links(const char *name, char *path)
 {
 	char link[PATH_MAX];
+	size_t len = strlen(name);
 	int hops = 0;
 
-	size_t n = strlen(name);
-
-	if (n >= PATH_MAX)
+	if (len >= PATH_MAX)
 		goto too_long;
-	memcpy(path, name, n + 1);
+	memcpy(path, name, len + 1);
 	for (;;) {
 		ssize_t n = readlink(path, link, sizeof(link) - 1);
 		char *slash = strrchr(path, '/');
