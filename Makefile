@@ -404,7 +404,7 @@ endif
 # make fuzz [FUZZ_SECONDS=N]: build each libFuzzer harness with clang
 # (ASan+UBSan) and run it N seconds from the committed seeds; new inputs
 # go to $(O)/fuzz/corpus-NAME, crashes to $(O)/fuzz/crash-NAME-*.
-FUZZ_TARGETS := parse_size operands conv bmapfile mapfile
+FUZZ_TARGETS := parse_size operands conv bmapfile mapfile gunzip
 FUZZ_SECONDS ?= 20
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -g -O1 \
@@ -505,6 +505,8 @@ help:
 	@echo '  sizes           stripped size, and the cost of every applet and feature'
 	@echo '  bench           run scripts/bench.sh (REF=COMMIT: that build beside this one)'
 	@echo '  bench-zeros     wipe and sparse image into loop devices against GNU dd (docs/zeros.md)'
+	@echo '  bench-bmap      bmap= against bmaptool copy on loop devices (docs/bmap.md)'
+	@echo '  bench-unpack    zcat against gzip and BusyBox, 200 MiB mixed input (docs/unpack.md)'
 	@echo '  fuzz            build the libFuzzer harnesses (clang) and run each'
 	@echo '                  FUZZ_SECONDS (20) from testsuite/fuzz/corpus/'
 	@echo '  check-cross     static musl build and suite under qemu-user, per ARCHS='
@@ -554,6 +556,18 @@ check-board: $(BIN)
 .PHONY: bench-zeros
 bench-zeros: $(BIN)
 	$(Q)$(SHELL) scripts/bench_zeros.sh '$(abspath $(BIN))'
+
+# bmap= against bmaptool copy on loop devices (not part of check; root,
+# bmaptool): docs/bmap.md's table.
+.PHONY: bench-bmap
+bench-bmap: $(BIN)
+	$(Q)$(SHELL) scripts/bench_bmap.sh '$(abspath $(BIN))'
+
+# Decompressors against the reference tools and BusyBox on a 200 MiB
+# mixed input (not part of check): docs/unpack.md's table.
+.PHONY: bench-unpack
+bench-unpack: $(BIN)
+	$(Q)ZEROBOX='$(abspath $(BIN))' $(SHELL) scripts/bench_unpack.sh
 
 # Rescue test (not part of check): ddrescue against GNU ddrescue in a
 # guest, from device-mapper error, delay and flakey tables with O_DIRECT;

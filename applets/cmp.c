@@ -217,12 +217,12 @@ static void list_byte(int width, int print_bytes, uint64_t pos,
 }
 
 /* With -s, trouble is told by the exit status alone. */
-static void open_file(struct cmp_file *f, int silent)
+static void open_file(struct cmp_file *f, enum mode mode)
 {
 	f->fd = strcmp(f->name, "-") == 0 ? STDIN_FILENO
 		: open(f->name, O_RDONLY);
 	if (f->fd < 0 || fstat(f->fd, &f->st) != 0) {
-		if (silent)
+		if (mode == MODE_SILENT)
 			exit(EXIT_TROUBLE);
 		bb_perror_msg_and_die("%s", f->name);
 	}
@@ -232,39 +232,46 @@ static const char cmp_longopts[] =
 	"bprint-bytes\0" "iignore-initial\0" "lverbose\0" "nbytes\0"
 	"squiet\0" "ssilent\0";
 
-int cmp_main(int argc, char **argv)
-{
+/* One comparison: the two files, the options, how far it has got. */
+struct cmp_run {
 	struct cmp_file f[2];
-	enum mode mode = MODE_FIRST;
-	int c, print_bytes = 0, width = 1, differ = 0;
-	uint64_t limit = UINT64_MAX, pos = 0, lines = 0, max_pos;
-	size_t chunk;
+	enum mode mode;
+	int print_bytes;
+	int width;                /* -l: of the offset column */
+	uint64_t limit;           /* -n, UINT64_MAX without */
+	uint64_t max_pos;         /* the most bytes that can be compared */
+	size_t chunk;             /* bytes per read */
+	uint64_t pos, lines;      /* bytes and newlines compared so far */
+	unsigned char last;       /* the last byte compared (equal in both) */
+};
 
-	xfunc_error_retval = EXIT_TROUBLE;
-	bb_try_help_prefixed = true;
-	memset(f, 0, sizeof(f));
+/* The options, then FILE1 [FILE2 [SKIP1 [SKIP2]]]. */
+static void parse_arguments(struct cmp_run *r, int argc, char **argv)
+{
+	int c;
+
 	while ((c = bb_getopt(argc, argv, ":bi:ln:s", cmp_longopts)) != -1) {
 		if (c == 'b') {
-			print_bytes = 1;
+			r->print_bytes = 1;
 		} else if (c == 'l' || c == 's') {
 			/* Either may repeat; they exclude each other. */
 			enum mode want = c == 'l' ? MODE_LIST : MODE_SILENT;
 
-			if (mode != MODE_FIRST && mode != want)
-				goto incompatible;
-			mode = want;
+			if (r->mode != MODE_FIRST && r->mode != want)
+				bb_error_msg_and_usage("options -l and -s are incompatible");
+			r->mode = want;
 		} else if (c == 'n') {
-			limit = parse_skip_or_limit(optarg, optarg + strlen(optarg),
-						    "bytes");
+			r->limit = parse_skip_or_limit(optarg, optarg + strlen(optarg),
+						       "bytes");
 		} else if (c == 'i') {
 			char *colon = strchr(optarg, ':');
 			char *end = optarg + strlen(optarg);
 
-			f[0].skip = parse_skip_or_limit(optarg, colon ? colon : end,
-							"ignore-initial");
-			f[1].skip = colon ? parse_skip_or_limit(colon + 1, end,
-								"ignore-initial")
-				: f[0].skip;
+			r->f[0].skip = parse_skip_or_limit(optarg, colon ? colon : end,
+							   "ignore-initial");
+			r->f[1].skip = colon ? parse_skip_or_limit(colon + 1, end,
+								   "ignore-initial")
+				: r->f[0].skip;
 		}
 	}
 	argv += optind;
@@ -272,57 +279,103 @@ int cmp_main(int argc, char **argv)
 	if (argc < 1)
 		cmp_usage("missing operand after '%s'", applet_name);
 	for (c = 0; c < 2 && c + 2 < argc; c++)
-		f[c].skip = parse_skip_or_limit(argv[c + 2],
-						argv[c + 2] + strlen(argv[c + 2]),
-						"ignore-initial");
+		r->f[c].skip = parse_skip_or_limit(argv[c + 2],
+						   argv[c + 2] + strlen(argv[c + 2]),
+						   "ignore-initial");
 	if (argc > 4)
 		cmp_usage("extra operand '%s'", argv[4]);
-	f[0].name = argv[0];
-	f[1].name = argc > 1 ? argv[1] : "-";
+	r->f[0].name = argv[0];
+	r->f[1].name = argc > 1 ? argv[1] : "-";
+}
 
-	open_file(&f[0], mode == MODE_SILENT);
-	open_file(&f[1], mode == MODE_SILENT);
-	/* The same file at the same place: equal without reading. */
-	if (f[0].st.st_ino == f[1].st.st_ino && f[0].st.st_dev == f[1].st.st_dev
-	    && f[0].skip == f[1].skip
-	    && lseek(f[0].fd, 0, SEEK_CUR) == lseek(f[1].fd, 0, SEEK_CUR))
-		return EXIT_SUCCESS;
+/* Buffers: what a regular file has left (at most MAX_CHUNK), plus one
+ * page to see the end; STREAM_CHUNK otherwise.  Never written before a
+ * read lands in them. */
+static void map_buffers(struct cmp_run *r)
+{
+	int c;
 
-	/* Buffers: what a regular file has left (at most MAX_CHUNK), plus
-	 * one page to see the end; STREAM_CHUNK otherwise.  Never written
-	 * before a read lands in them. */
-	chunk = MAX_CHUNK;
-	max_pos = limit;
+	r->chunk = MAX_CHUNK;
+	r->max_pos = r->limit;
 	for (c = 0; c < 2; c++) {
-		if (S_ISREG(f[c].st.st_mode)) {
-			uint64_t left = (uint64_t)f[c].st.st_size > f[c].skip
-				? (uint64_t)f[c].st.st_size - f[c].skip : 0;
+		const struct cmp_file *f = &r->f[c];
 
-			if (left < max_pos)
-				max_pos = left;
-		} else if (chunk > STREAM_CHUNK) {
-			chunk = STREAM_CHUNK;
+		if (S_ISREG(f->st.st_mode)) {
+			uint64_t left = (uint64_t)f->st.st_size > f->skip
+				? (uint64_t)f->st.st_size - f->skip : 0;
+
+			if (left < r->max_pos)
+				r->max_pos = left;
+		} else if (r->chunk > STREAM_CHUNK) {
+			r->chunk = STREAM_CHUNK;
 		}
 	}
-	if (max_pos < chunk - 1)        /* max_pos + 1 may wrap */
-		chunk = page_round_up(max_pos + 1);
-	if (limit < chunk)
-		chunk = (size_t)limit;
+	if (r->max_pos < r->chunk - 1)        /* max_pos + 1 may wrap */
+		r->chunk = page_round_up(r->max_pos + 1);
+	if (r->limit < r->chunk)
+		r->chunk = (size_t)r->limit;
 	for (c = 0; c < 2; c++)
-		if (lazy_buffer_alloc(&f[c].buf, chunk ? chunk : 1) != 0)
-			bb_perror_msg_and_die("%s", f[c].name);
-	skip_input(&f[0]);
-	skip_input(&f[1]);
-	if (mode == MODE_LIST) {
-		for (uint64_t m = max_pos; m >= 10; m /= 10)
-			width++;
-		out_buf = xmalloc(OUT_CAP);
+		if (lazy_buffer_alloc(&r->f[c].buf, r->chunk ? r->chunk : 1) != 0)
+			bb_perror_msg_and_die("%s", r->f[c].name);
+}
+
+/* The first difference, at index i of the buffers: "differ: ...". */
+static int report_difference(struct cmp_run *r, size_t i)
+{
+	unsigned char c1 = r->f[0].buf.data[i], c2 = r->f[1].buf.data[i];
+	char shown[32] = "";
+
+	r->lines += count_newlines(r->f[0].buf.data, i);
+	/* -b counts bytes and shows the two. */
+	if (r->print_bytes) {
+		char v1[8], v2[8], o1[4], o2[4];
+
+		visible_char(v1, c1);
+		visible_char(v2, c2);
+		bb_format(shown, sizeof(shown), " is %3s %s %3s %s",
+			  octal(o1, c1), v1, octal(o2, c2), v2);
 	}
+	bb_dprintf(STDOUT_FILENO, "%s %s differ: %s %llu, line %llu%s\n",
+		   r->f[0].name, r->f[1].name, r->print_bytes ? "byte" : "char",
+		   (unsigned long long)(r->pos + i + 1),
+		   (unsigned long long)(r->lines + 1), shown);
+	return EXIT_FAILURE;
+}
+
+/* One file, s, ended before the other. */
+static int report_eof(const struct cmp_run *r, const struct cmp_file *s)
+{
+	out_flush();
+	if (r->mode == MODE_SILENT)
+		return EXIT_FAILURE;
+	if (r->pos == 0)
+		bb_error_msg("EOF on %s which is empty", s->name);
+	else if (r->mode == MODE_LIST)
+		bb_error_msg("EOF on %s after byte %llu", s->name,
+			     (unsigned long long)r->pos);
+	else if (r->last == '\n')
+		bb_error_msg("EOF on %s after byte %llu, line %llu",
+			     s->name, (unsigned long long)r->pos,
+			     (unsigned long long)r->lines);
+	else
+		bb_error_msg("EOF on %s after byte %llu, in line %llu",
+			     s->name, (unsigned long long)r->pos,
+			     (unsigned long long)r->lines + 1);
+	return EXIT_FAILURE;
+}
+
+/* Read both a chunk at a time and compare: the exit status. */
+static int compare(struct cmp_run *r)
+{
+	struct cmp_file *f = r->f;
+	int differ = 0;
 
 	for (;;) {
-		size_t want = limit - pos < chunk ? (size_t)(limit - pos) : chunk;
+		size_t want = r->limit - r->pos < r->chunk
+			? (size_t)(r->limit - r->pos) : r->chunk;
 		ssize_t n[2];
 		size_t common, i;
+		int c;
 
 		for (c = 0; c < 2; c++) {
 			n[c] = want ? full_read(f[c].fd, f[c].buf.data, want) : 0;
@@ -331,68 +384,54 @@ int cmp_main(int argc, char **argv)
 		}
 		common = (size_t)(n[0] < n[1] ? n[0] : n[1]);
 		i = first_diff(f[0].buf.data, f[1].buf.data, common);
-		if (i < common && mode != MODE_LIST) {
-			unsigned char c1 = f[0].buf.data[i], c2 = f[1].buf.data[i];
-
-			if (mode == MODE_SILENT)
-				return EXIT_FAILURE;
-			lines += count_newlines(f[0].buf.data, i);
-			/* -b counts bytes and shows the two. */
-			char shown[32] = "";
-
-			if (print_bytes) {
-				char v1[8], v2[8], o1[4], o2[4];
-
-				visible_char(v1, c1);
-				visible_char(v2, c2);
-				bb_format(shown, sizeof(shown), " is %3s %s %3s %s",
-					  octal(o1, c1), v1, octal(o2, c2), v2);
-			}
-			bb_dprintf(STDOUT_FILENO, "%s %s differ: %s %llu, line %llu%s\n",
-				   f[0].name, f[1].name, print_bytes ? "byte" : "char",
-				   (unsigned long long)(pos + i + 1),
-				   (unsigned long long)(lines + 1), shown);
+		if (i < common && r->mode == MODE_SILENT)
 			return EXIT_FAILURE;
-		}
+		if (i < common && r->mode == MODE_FIRST)
+			return report_difference(r, i);
 		while (i < common) {
-			list_byte(width, print_bytes, pos + i + 1,
+			list_byte(r->width, r->print_bytes, r->pos + i + 1,
 				  f[0].buf.data[i], f[1].buf.data[i]);
 			differ = 1;
 			i++;
 			i += first_diff(f[0].buf.data + i, f[1].buf.data + i,
 					common - i);
 		}
-		if (mode == MODE_FIRST)
-			lines += count_newlines(f[0].buf.data, common);
-		pos += common;
-		if (n[0] != n[1]) {
-			const struct cmp_file *s = &f[n[0] < n[1] ? 0 : 1];
-
-			out_flush();
-			if (mode == MODE_SILENT)
-				return EXIT_FAILURE;
-			if (pos == 0)
-				bb_error_msg("EOF on %s which is empty", s->name);
-			else if (mode == MODE_LIST)
-				bb_error_msg("EOF on %s after byte %llu", s->name,
-					     (unsigned long long)pos);
-			else if (s->buf.data[common - 1] == '\n')
-				bb_error_msg("EOF on %s after byte %llu, line %llu",
-					     s->name, (unsigned long long)pos,
-					     (unsigned long long)lines);
-			else
-				bb_error_msg("EOF on %s after byte %llu, in line %llu",
-					     s->name, (unsigned long long)pos,
-					     (unsigned long long)lines + 1);
-			return EXIT_FAILURE;
-		}
-		if (n[0] == 0 || pos >= limit)
+		if (r->mode == MODE_FIRST)
+			r->lines += count_newlines(f[0].buf.data, common);
+		r->pos += common;
+		if (common)
+			r->last = f[0].buf.data[common - 1];
+		if (n[0] != n[1])
+			return report_eof(r, &f[n[0] < n[1] ? 0 : 1]);
+		if (n[0] == 0 || r->pos >= r->limit)
 			break;
 	}
-	if (mode == MODE_LIST)
+	if (r->mode == MODE_LIST)
 		out_flush();
 	return differ ? EXIT_FAILURE : EXIT_SUCCESS;
+}
 
-incompatible:
-	bb_error_msg_and_usage("options -l and -s are incompatible");
+int cmp_main(int argc, char **argv)
+{
+	struct cmp_run r = { .mode = MODE_FIRST, .width = 1, .limit = UINT64_MAX };
+
+	xfunc_error_retval = EXIT_TROUBLE;
+	bb_try_help_prefixed = true;
+	parse_arguments(&r, argc, argv);
+	open_file(&r.f[0], r.mode);
+	open_file(&r.f[1], r.mode);
+	/* The same file at the same place: equal without reading. */
+	if (r.f[0].st.st_ino == r.f[1].st.st_ino
+	    && r.f[0].st.st_dev == r.f[1].st.st_dev && r.f[0].skip == r.f[1].skip
+	    && lseek(r.f[0].fd, 0, SEEK_CUR) == lseek(r.f[1].fd, 0, SEEK_CUR))
+		return EXIT_SUCCESS;
+	map_buffers(&r);
+	skip_input(&r.f[0]);
+	skip_input(&r.f[1]);
+	if (r.mode == MODE_LIST) {
+		for (uint64_t m = r.max_pos; m >= 10; m /= 10)
+			r.width++;
+		out_buf = xmalloc(OUT_CAP);
+	}
+	return compare(&r);
 }

@@ -38,19 +38,27 @@ char *put_digits(char *end, uint64_t v, unsigned base)
 	return end;
 }
 
-/* Emit s[0..n) padded to width; zero padding goes after the sign. */
-static void put_field(struct sink *o, const char *s, size_t n, long width,
-		      bool left, bool zero)
+/* A conversion's flags, width and precision, and its length modifier. */
+struct spec {
+	bool left, zero;         /* '-', '0' */
+	long width;
+	long precision;          /* -1: none */
+	int length;              /* 0 int, 1 long, 2 long long, 3 intmax_t, 4 size_t */
+};
+
+/* Emit s[0..n) padded to the width; zero padding goes after the sign. */
+static void put_field(struct sink *o, const char *s, size_t n,
+		      const struct spec *sp)
 {
-	long pad = width > (long)n ? width - (long)n : 0;
-	char fill = zero && !left ? '0' : ' ';
+	long pad = sp->width > (long)n ? sp->width - (long)n : 0;
+	char fill = sp->zero && !sp->left ? '0' : ' ';
 
 	if (fill == '0' && n && *s == '-') {
 		put(o, '-');
 		s++;
 		n--;
 	}
-	if (!left) {
+	if (!sp->left) {
 		put_n(o, fill, pad);
 		pad = 0;
 	}
@@ -59,17 +67,72 @@ static void put_field(struct sink *o, const char *s, size_t n, long width,
 	put_n(o, ' ', pad);
 }
 
+/* Read what follows a '%' up to the conversion letter, which it returns
+ * a pointer to. */
+static const char *parse_spec(const char *fmt, va_list *ap, struct spec *sp)
+{
+	long *field = &sp->width;
+
+	*sp = (struct spec){ .precision = -1 };
+	while (*fmt) {
+		if (*fmt == '-')
+			sp->left = true;
+		else if (*fmt == '0' && field == &sp->width && !sp->width)
+			sp->zero = true;
+		else if (*fmt >= '0' && *fmt <= '9')
+			*field = *field * 10 + (*fmt - '0');
+		else if (*fmt == '*')
+			*field = va_arg(*ap, int);
+		else if (*fmt == '.' && field == &sp->width)
+			*(field = &sp->precision) = 0;
+		else
+			break;
+		fmt++;
+	}
+	if (sp->width < 0) {
+		sp->left = true;
+		sp->width = -sp->width;
+	}
+	if (*fmt == 'l')
+		sp->length = *++fmt == 'l' ? (fmt++, 2) : 1;
+	else if (*fmt == 'j')
+		sp->length = 3, fmt++;
+	else if (*fmt == 'z')
+		sp->length = 4, fmt++;
+	return fmt;
+}
+
+/* The integer argument of a conversion of this length, its bits as
+ * unsigned long long (a signed one sign-extended). */
+static unsigned long long take_integer(va_list *ap, int length, bool is_signed)
+{
+	if (length == 0)
+		return is_signed ? (unsigned long long)va_arg(*ap, int)
+				 : va_arg(*ap, unsigned);
+	if (length == 1)
+		return is_signed ? (unsigned long long)va_arg(*ap, long)
+				 : va_arg(*ap, unsigned long);
+	if (length == 2)
+		return is_signed ? (unsigned long long)va_arg(*ap, long long)
+				 : va_arg(*ap, unsigned long long);
+	if (length == 3)
+		return is_signed ? (unsigned long long)va_arg(*ap, intmax_t)
+				 : va_arg(*ap, uintmax_t);
+	return is_signed ? (unsigned long long)va_arg(*ap, ssize_t)
+			 : va_arg(*ap, size_t);
+}
+
 size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 {
 	struct sink o = { buf, size, 0 };
 	char num[24];   /* "-" and 20 digits of a 64-bit number */
+	va_list args;
 
+	va_copy(args, ap);
 	for (; *fmt; fmt++) {
-		bool left = false, zero = false, negative = false, is_signed;
-		int lng = 0, which = 0;
-		long field[2] = { 0, -1 };      /* width, precision (-1: none) */
+		bool negative, is_signed;
+		struct spec sp;
 		unsigned long long u;
-		unsigned base = 10;
 		const char *s;
 		size_t n;
 		char *p;
@@ -78,42 +141,17 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 			put(&o, *fmt);
 			continue;
 		}
-		/* Flags, the width, and after a '.' the precision. */
-		while (*++fmt) {
-			if (*fmt == '-')
-				left = true;
-			else if (*fmt == '0' && !which && !field[0])
-				zero = true;
-			else if (*fmt >= '0' && *fmt <= '9')
-				field[which] = field[which] * 10 + (*fmt - '0');
-			else if (*fmt == '*')
-				field[which] = va_arg(ap, int);
-			else if (*fmt == '.' && !which)
-				field[++which] = 0;
-			else
-				break;
-		}
-		if (field[0] < 0) {
-			left = true;
-			field[0] = -field[0];
-		}
-		/* lng: 0 int, 1 long, 2 long long, 3 intmax_t, 4 size_t */
-		if (*fmt == 'l')
-			lng = *++fmt == 'l' ? (fmt++, 2) : 1;
-		else if (*fmt == 'j')
-			lng = 3, fmt++;
-		else if (*fmt == 'z')
-			lng = 4, fmt++;
-
+		fmt = parse_spec(fmt + 1, &args, &sp);
 		switch (*fmt) {
 		case 's':
-			s = va_arg(ap, const char *);
+			s = va_arg(args, const char *);
 			if (!s)
 				s = "(null)";
 			/* A loop rather than strnlen, linked for this alone. */
-			for (n = 0; s[n] && (field[1] < 0 || n < (size_t)field[1]); n++)
+			for (n = 0; s[n] && (sp.precision < 0 || n < (size_t)sp.precision); n++)
 				;
-			put_field(&o, s, n, field[0], left, 0);
+			sp.zero = false;
+			put_field(&o, s, n, &sp);
 			continue;
 		case 'c':
 		case 'd':
@@ -121,32 +159,7 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 		case 'u':
 		case 'x':
 			is_signed = *fmt != 'u' && *fmt != 'x';
-			if (lng == 0)
-				u = is_signed ? (unsigned long long)va_arg(ap, int)
-					      : va_arg(ap, unsigned);
-			else if (lng == 1)
-				u = is_signed ? (unsigned long long)va_arg(ap, long)
-					      : va_arg(ap, unsigned long);
-			else if (lng == 2)
-				u = is_signed ? (unsigned long long)va_arg(ap, long long)
-					      : va_arg(ap, unsigned long long);
-			else if (lng == 3)
-				u = is_signed ? (unsigned long long)va_arg(ap, intmax_t)
-					      : va_arg(ap, uintmax_t);
-			else
-				u = is_signed ? (unsigned long long)va_arg(ap, ssize_t)
-					      : va_arg(ap, size_t);
-			if (*fmt == 'c') {
-				num[0] = (char)u;
-				put_field(&o, num, 1, field[0], left, 0);
-				continue;
-			}
-			negative = is_signed && (long long)u < 0;
-			/* 0 - u: the magnitude, LLONG_MIN's too */
-			if (negative)
-				u = 0 - u;
-			if (*fmt == 'x')
-				base = 16;
+			u = take_integer(&args, sp.length, is_signed);
 			break;
 		default:
 			/* Unknown conversion, or "%%": show it as written. */
@@ -156,12 +169,21 @@ size_t bb_vformat(char *buf, size_t size, const char *fmt, va_list ap)
 				put(&o, *fmt);
 			continue;
 		}
-		p = put_digits(num + sizeof(num), u, base);
+		if (*fmt == 'c') {
+			num[0] = (char)u;
+			sp.zero = false;
+			put_field(&o, num, 1, &sp);
+			continue;
+		}
+		negative = is_signed && (long long)u < 0;
+		/* 0 - u: the magnitude, LLONG_MIN's too */
+		p = put_digits(num + sizeof(num), negative ? 0 - u : u,
+			       *fmt == 'x' ? 16 : 10);
 		if (negative)
 			*--p = '-';
-		put_field(&o, p, (size_t)(num + sizeof(num) - p), field[0],
-			  left, zero);
+		put_field(&o, p, (size_t)(num + sizeof(num) - p), &sp);
 	}
+	va_end(args);
 	if (o.size)
 		o.buf[o.len < o.size ? o.len : o.size - 1] = '\0';
 	return o.len;

@@ -37,59 +37,37 @@ static uint64_t round_tenths(long double x)
 	return round_nearest(s, (a - (s - bv)) + (b - bv));
 }
 
-char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
-		     uint64_t divisor, bool binary)
+/* The inexact case: scale a long double, as GNU does; it always scales
+ * once ("0.0 kB" for 0), and keeps a decimal while the integer part has
+ * at most two digits (SI) or one (binary), put before *p.  Returns the
+ * integer part. */
+static uint64_t scale_inexact(long double damt, unsigned base, int *exponent,
+			      char **p)
 {
-	unsigned base = binary ? 1024 : 1000;
-	int exponent = 0;
-	char tmp[HUMAN_BUF_SIZE];
-	char *end = tmp + sizeof(tmp), *p = end;
+	long double e = 1;
 	uint64_t amt;
-	unsigned tenths, rounding;
 
-	if (divisor <= multiplier) {
-		if (multiplier % divisor == 0 &&
-		    !__builtin_mul_overflow(n, multiplier / divisor, &amt)) {
-			tenths = rounding = 0;
-			goto exact;
-		}
-	} else if (multiplier != 0 && divisor % multiplier == 0) {
-		uint64_t d = divisor / multiplier;
-		uint64_t r10 = (n % d) * 10;
-		uint64_t r2 = (r10 % d) * 2;
+	do {
+		e *= base;
+		++*exponent;
+	} while (e * base <= damt && *exponent < MAX_EXPONENT);
+	damt /= e;
+	amt = round_tenths(damt);               /* "%.1Lf" */
+	if (amt / 10 >= (base == 1024 ? 10u : 100u))
+		/* Too wide with a decimal: "%.0Lf" instead. */
+		return round_nearest(damt * 10 / 10, 0);
+	*--*p = (char)('0' + amt % 10);
+	*--*p = '.';
+	return amt / 10;
+}
 
-		amt = n / d;
-		tenths = (unsigned)(r10 / d);
-		rounding = r2 < d ? 0 < r2 : 2 + (d < r2);
-		goto exact;
-	}
-
-	{
-		/* Inexact: scale a long double, as GNU does; it always scales
-		 * once ("0.0 kB" for 0), and keeps a decimal while the integer
-		 * part has at most two digits (SI) or one (binary). */
-		long double damt = n * ((long double)multiplier / divisor);
-		long double e = 1;
-
-		do {
-			e *= base;
-			exponent++;
-		} while (e * base <= damt && exponent < MAX_EXPONENT);
-		damt /= e;
-
-		amt = round_tenths(damt);               /* "%.1Lf" */
-		if (amt / 10 >= (binary ? 10u : 100u)) {
-			/* Too wide with a decimal: "%.0Lf" instead. */
-			amt = round_nearest(damt * 10 / 10, 0);
-		} else {
-			*--p = (char)('0' + amt % 10);
-			*--p = '.';
-			amt /= 10;
-		}
-		goto digits;
-	}
-
-exact:
+/* The exact case: amt and its tenths, with rounding (0: exact, 1: below
+ * a half, 2: a half, 3: above) of what is left, scaled down by base
+ * while it reaches base; a decimal put before *p below 10.  Returns the
+ * rounded integer part. */
+static uint64_t scale_exact(uint64_t amt, unsigned tenths, unsigned rounding,
+			    unsigned base, int *exponent, char **p)
+{
 	if (base <= amt) {
 		do {
 			unsigned r10 = (unsigned)(amt % base) * 10 + tenths;
@@ -99,8 +77,8 @@ exact:
 			tenths = r10 / base;
 			rounding = r2 < base ? (r2 + rounding) != 0
 					     : 2 + (base < r2 + rounding);
-			exponent++;
-		} while (base <= amt && exponent < MAX_EXPONENT);
+			++*exponent;
+		} while (base <= amt && *exponent < MAX_EXPONENT);
 
 		if (amt < 10) {
 			/* One decimal: round it, ties to even. */
@@ -113,22 +91,50 @@ exact:
 				}
 			}
 			if (amt < 10) {
-				*--p = (char)('0' + tenths);
-				*--p = '.';
+				*--*p = (char)('0' + tenths);
+				*--*p = '.';
 				tenths = rounding = 0;
 			}
 		}
 	}
 	if (5 < tenths + (0 < rounding + (amt & 1))) {
 		amt++;
-		if (amt == base && exponent < MAX_EXPONENT) {
-			exponent++;
-			*--p = '0';
-			*--p = '.';
+		if (amt == base && *exponent < MAX_EXPONENT) {
+			++*exponent;
+			*--*p = '0';
+			*--*p = '.';
 			amt = 1;
 		}
 	}
-digits:
+	return amt;
+}
+
+char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
+		     uint64_t divisor, enum human_units units)
+{
+	bool binary = units == HUMAN_IEC;
+	unsigned base = binary ? 1024 : 1000;
+	int exponent = 0;
+	char tmp[HUMAN_BUF_SIZE];
+	char *end = tmp + sizeof(tmp), *p = end;
+	uint64_t amt;
+
+	if (divisor <= multiplier && multiplier % divisor == 0
+	    && !__builtin_mul_overflow(n, multiplier / divisor, &amt)) {
+		amt = scale_exact(amt, 0, 0, base, &exponent, &p);
+	} else if (divisor > multiplier && multiplier != 0
+		   && divisor % multiplier == 0) {
+		uint64_t d = divisor / multiplier;
+		uint64_t r10 = (n % d) * 10;
+		uint64_t r2 = (r10 % d) * 2;
+
+		amt = scale_exact(n / d, (unsigned)(r10 / d),
+				  r2 < d ? 0 < r2 : 2 + (d < r2), base,
+				  &exponent, &p);
+	} else {
+		amt = scale_inexact(n * ((long double)multiplier / divisor),
+				    base, &exponent, &p);
+	}
 	p = put_digits(p, amt, 10);
 	memcpy(buf, p, (size_t)(end - p));
 	p = buf + (end - p);

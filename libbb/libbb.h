@@ -19,8 +19,8 @@
  * formatter (bb_vformat) that supports only: %s %.*s %c %d %i %u %x %ld
  * %lu %lld %llu %jd %ju %zd %zu %% (and l/ll/j/z on x), with optional '-'
  * and '0' flags, a field width (digits or '*') and, for %s, a precision
- * (no floating point: stdio's printf costs ~18 KiB in a static musl
- * binary).  Error texts are glibc's wording (bb_strerror), as GNU prints.
+ * (no floating point, which is what keeps stdio's printf, and its size,
+ * out of a static musl binary: docs/sizes.md).  Error texts are glibc's wording (bb_strerror), as GNU prints.
  *
  * Exit codes: EXIT_SUCCESS (0) for success, EXIT_FAILURE (1) for any
  * error, 127 when the multicall entry finds no such applet.
@@ -28,6 +28,7 @@
 #ifndef ZEROBOX_LIBBB_H
 #define ZEROBOX_LIBBB_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,24 +72,25 @@ char *put_digits(char *end, uint64_t v, unsigned base);
  * if that fails they are truncated).  Returns what full_write returns. */
 ssize_t bb_dprintf(int fd, const char *fmt, ...) BB_PRINTF(2, 3);
 
-/* "applet: message\n" on stderr: bb_errno_msg without an error number
- * (a name, not a function of its own: a variadic function costs its
- * register save area). */
-#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
-/* "applet: message: strerror(errno)\n" on stderr. */
-void bb_perror_msg(const char *fmt, ...) BB_PRINTF(1, 2);
-/* Same, with an explicit error number (0 means: no ": strerror" part). */
+/* "applet: message: strerror(errnum)\n" on stderr (0 means: no
+ * ": strerror" part).  bb_error_msg and bb_perror_msg are names for it
+ * without an error number and with errno, not functions of their own:
+ * a variadic function costs its register save area.  errno is read
+ * when the call is made, so a message's arguments must leave it alone
+ * (the quote_* functions do). */
 void bb_errno_msg(int errnum, const char *fmt, ...) BB_PRINTF(2, 3);
+#define bb_error_msg(...) bb_errno_msg(0, __VA_ARGS__)
+#define bb_perror_msg(...) bb_errno_msg(errno, __VA_ARGS__)
 /* bb_perror_msg(fmt, quote_always(name)) for a message about one file
  * ("cannot open %s"); returns EXIT_FAILURE, the caller's status. */
 int bb_perror_name(const char *fmt, const char *name);
 /* All of these leave errno as it was on entry. */
 void bb_verror_msg(int errnum, const char *fmt, va_list ap);
 /* The same, then exit(xfunc_error_retval). */
-#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
-BB_NORETURN void bb_perror_msg_and_die(const char *fmt, ...) BB_PRINTF(1, 2);
 BB_NORETURN void bb_errno_msg_and_die(int errnum, const char *fmt, ...)
 	BB_PRINTF(2, 3);
+#define bb_error_msg_and_die(...) bb_errno_msg_and_die(0, __VA_ARGS__)
+#define bb_perror_msg_and_die(...) bb_errno_msg_and_die(errno, __VA_ARGS__)
 /* "applet: message\nTry 'applet --help' for more information.\n" (two
  * writes, as GNU; the second with the "applet: " prefix too if
  * bb_try_help_prefixed, as diffutils), then exit(xfunc_error_retval),
@@ -175,11 +177,11 @@ enum {
 /* A copy in progress, as the signals see it: the client's hooks. */
 struct transfer {
 	void *client;                      /* passed to the hooks */
-	void (*report)(void *client);      /* SIGUSR1 asked for a report */
+	void (*on_info)(void *client);     /* SIGUSR1 asked for a report */
 	/* A stopping signal arrived.  It may end the process (dd: the
 	 * summary, then death by the signal); if it returns, the transfer
 	 * is stopped, and every layer call after it returns at once. */
-	void (*interrupted)(void *client, int sig);
+	void (*on_interrupt)(void *client, int sig);
 	int stopped_by;                    /* that signal, or 0 */
 };
 
@@ -359,15 +361,16 @@ enum { HUMAN_BUF_SIZE = 32 };
  * before unit | SI | B [| base_1024], multiplier, divisor): the value shown
  * is amount * multiplier / divisor (divisor >= 1), computed exactly as GNU
  * does (integer arithmetic when multiplier/divisor or divisor/multiplier
- * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; with
- * binary set, "1.0 KiB", "100 MiB".  dd's summary:
- *   bytes: human_readable(buf, bytes, 1, 1, 0 or 1)
- *   rate:  human_readable(buf, bytes, 1000000000, elapsed_ns, 0), then
+ * is whole, long double otherwise).  "999 B", "1.0 kB", "105 MB"; in
+ * HUMAN_IEC units, "1.0 KiB", "100 MiB".  dd's summary:
+ *   bytes: human_readable(buf, bytes, 1, 1, HUMAN_SI or HUMAN_IEC)
+ *   rate:  human_readable(buf, bytes, SECOND_NS, elapsed_ns, HUMAN_SI), then
  *          append "/s" (0 bytes in 139 us gives "0.0 kB", as GNU).
  * buf must hold HUMAN_BUF_SIZE bytes.  Returns buf.
  */
+enum human_units { HUMAN_SI, HUMAN_IEC };   /* kB, MB; KiB, MiB */
 char *human_readable(char *buf, uint64_t amount, uint64_t multiplier,
-		     uint64_t divisor, bool binary);
+		     uint64_t divisor, enum human_units units);
 
 /* %g of a non-negative double (six significant digits, trailing zeros
  * removed, exponent form below 1e-4 or at/above 1e6), exactly as glibc's
@@ -545,7 +548,7 @@ enum { COPY_FD_READ_ERROR = 1, COPY_FD_WRITE_ERROR = 2 };
 /*
  * Copy from in_fd's offset to out_fd until end of input or limit bytes
  * (UINT64_MAX: no limit), through buf (allocated on first use, at most
- * 128 KiB and no more than a regular input has left; kept for the next
+ * copy_fd.c's read size and no more than a regular input has left; kept for the next
  * call; the caller frees it).  copy_fd_zerocopy first tries zero-copy
  * above (copy_file_range, splice) and falls back to read/write
  * when the kernel refuses the path before any byte moved; copy_fd_rw
@@ -592,7 +595,11 @@ size_t visible_char(char *buf, unsigned char c);
  * Nothing before the offset given to cache_dropper_init is dropped.
  * cache_dropper_finish syncs (when writing) and drops all the copy
  * touched: from that offset to end, or to the end of the file (to_eof).
- * Each call returns 0, or -1 with errno when posix_fadvise failed.
+ * Each call returns 0, or -1 with errno when writing back failed: the
+ * kernel tells a write-back error once, to the first wait (here), and
+ * never to a later fsync, so the caller must report it.  (When several
+ * failed, errno is the last one's.)  A failed posix_fadvise is advice
+ * not taken, not an error.
  */
 /* Windows are CACHE_WINDOW; a slow device (a card, a stick) is better
  * written behind in DEVICE_CACHE_WINDOW: less waits in the final flush. */
@@ -606,22 +613,36 @@ struct cache_dropper {
 	uint64_t next_window;   /* start of the first window not yet passed */
 };
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
+enum cache_use { CACHE_READING, CACHE_WRITING };
+void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 			uint64_t offset, uint64_t window);
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset);
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof);
 
-/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256.c, sha_blocks.c) */
+/* ---- SHA-1 and SHA-256, block hashes (sha1.c, sha256*.c, sha_blocks.c) */
+
+/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
+ * whole(ctx, blocks, count) gets every block that len more bytes of data
+ * complete, in order, straight from data where they are whole there
+ * (count may be 0); the rest waits in pending, *fill of block_size
+ * bytes, for the next call. */
+typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
+			     size_t count);
+void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
+		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
 
 /* FIPS 180-4's hashes, for bmap files: sha1_init or sha256_init picks
  * the hash, sha_update takes any number of bytes, sha_final writes the
- * digest (the context must be initialized again before another use). */
+ * digest (the context must be initialized again before another use).
+ * SHA-256 uses the CPU's SHA instructions where it has them (x86 SHA-NI,
+ * ARMv8 SHA2), unless the environment has ZEROBOX_SHA_PORTABLE (a test
+ * hook, read at the first sha256_init). */
 enum { SHA_BLOCK_SIZE = 64, SHA1_DIGEST_SIZE = 20, SHA256_DIGEST_SIZE = 32 };
 
 struct sha_ctx {
 	uint32_t state[8];
 	unsigned words;                  /* of state, that make the digest */
-	void (*compress)(uint32_t *state, const unsigned char *block);
+	whole_blocks_fn *compress;       /* (this context, blocks, count) */
 	uint64_t length;                 /* bytes hashed so far */
 	size_t fill;                     /* bytes waiting in block */
 	unsigned char block[SHA_BLOCK_SIZE];
@@ -633,23 +654,112 @@ void sha_update(struct sha_ctx *ctx, const void *data, size_t len);
 /* SHA1_DIGEST_SIZE or SHA256_DIGEST_SIZE bytes, as the hash is. */
 void sha_final(struct sha_ctx *ctx, unsigned char *digest);
 
-/* For a hash that takes whole blocks (SHA, conv=verify's chunk hash):
- * whole(ctx, blocks, count) gets every block that len more bytes of data
- * complete, in order; the rest waits in pending, *fill of block_size
- * bytes, for the next call. */
-typedef void whole_blocks_fn(void *ctx, const unsigned char *blocks,
-			     size_t count);
-void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
-		 const void *data, size_t len, whole_blocks_fn *whole, void *ctx);
-
 /* ---- CRC-32 (crc32.c) ---------------------------------------------- */
 
 /* The CRC-32 of gzip and xz: crc32_update(0, data, len) for a whole
  * message; pass the result back in to continue it with more bytes. */
 uint32_t crc32_update(uint32_t crc, const void *data, size_t len);
 
+/* ---- decompressing applets (unpack.c, unpack_io.c) ----------------- */
+
+/*
+ * zcat/gunzip and xzcat/unxz share one front end: unpack_main does the
+ * options, the files, the names and the exit status; a format's decode
+ * function turns one input into bytes through the calls below.  A
+ * decoder never writes to a descriptor, never exits, and frees all it
+ * allocated (try_malloc, lazy_buffer) before it returns.  docs/unpack.md
+ * describes the behaviour.
+ */
+enum unpack_result {
+	UNPACK_OK,       /* all input decoded and checked */
+	UNPACK_ERROR,    /* reported (corrupt, truncated, unsupported, I/O, memory): exit 1 */
+	UNPACK_WARNING,  /* decoded, a warning reported (gzip's trailing garbage): exit 2 */
+};
+
+struct unpack_io {
+	const unsigned char *in_next, *in_end;  /* unread input bytes; the decoder advances in_next */
+	const char *name;        /* the input's name for messages, as the reference tool prints it */
+	uint64_t mem_limit;      /* -M (xz), UINT64_MAX for none */
+	bool quiet;              /* -q: no warnings */
+	/* -f with -c or -t: input that is not in the format is copied to
+	 * the output as it is (unpack_copy_rest), as gzip -cdf and xz -cdf
+	 * do with any file, and gzip with what follows a member. */
+	bool copy_unknown;
+	/* Set by a decoder that returns UNPACK_ERROR for damaged data: the
+	 * files after this one are not decoded (as GNU gzip stops), so what
+	 * went to the output is a prefix of the whole.  Left false, the
+	 * front end goes on with the next file (xz, and gzip's header
+	 * errors). */
+	bool stop;
+	/* The front end's own fields; decoders leave them alone. */
+	int in_fd, out_fd;
+	bool to_null;            /* -t: the output is dropped */
+	bool at_end, read_failed, write_failed;
+	const char *out_name;    /* for a write error: "stdout" or the file */
+	unsigned char *in_buf;   /* UNPACK_KEEP bytes, then UNPACK_IN_SIZE read */
+};
+
+/*
+ * Refill: true with [in_next, in_end) non-empty; false at the end of the
+ * input (no byte left) or after a read error, which it reported (the
+ * decoder then returns UNPACK_ERROR without a message of its own when
+ * unpack_read_failed(io) says so).  Call it only once every byte is
+ * read.  The UNPACK_KEEP bytes before in_next stay readable across it:
+ * a decoder that loaded bytes ahead gives them back by moving in_next
+ * back that far at most (never to before the first byte of the input).
+ */
+enum { UNPACK_KEEP = 8, UNPACK_IN_SIZE = 64 << 10 };
+bool unpack_fill(struct unpack_io *io);
+bool unpack_read_failed(const struct unpack_io *io);
+/* Decoded bytes: written whole to the output (dropped under -t). 0,
+ * or -1 after reporting a write error (the decoder then returns
+ * UNPACK_ERROR at once). */
+int unpack_write(struct unpack_io *io, const void *data, size_t len);
+/* "APPLET: NAME: what" on stderr, through libbb's message path;
+ * unpack_warn prints it unless -q. */
+void unpack_error(struct unpack_io *io, const char *what);
+void unpack_warn(struct unpack_io *io, const char *what);
+/* Copy the rest of the input, from in_next, to the output as it is
+ * (io->copy_unknown): UNPACK_OK, or UNPACK_ERROR after a reported read
+ * or write error. */
+enum unpack_result unpack_copy_rest(struct unpack_io *io);
+
+/* The options every decompressing applet takes (-c -d -f -k -q -t): a
+ * format's own options are added to these strings. */
+#define UNPACK_OPTIONS "cdfkqt"
+#define UNPACK_LONGOPTS "cstdout\0" "cto-stdout\0" "ddecompress\0" \
+	"duncompress\0" "fforce\0" "kkeep\0" "qquiet\0" "ttest\0"
+
+struct unpack_format {
+	const char *tool;                   /* "gzip" or "xz", for --help and messages */
+	const char *const *suffixes;        /* pairs: compressed suffix, replacement: ".gz","", ".tgz",".tar", ... NULL-terminated (matched in any case); NULL without FEATURE_UNPACK_FILES */
+	enum unpack_result (*decode)(struct unpack_io *io);
+	const char *stdin_name;             /* standard input in messages: "stdin", "(stdin)" */
+	/* bb_getopt's strings: UNPACK_OPTIONS and UNPACK_LONGOPTS with the
+	 * format's own options added (NULL: those alone), and the function
+	 * that takes each of the format's options (opt, and arg for one
+	 * that takes an argument) before any file is opened; it may set
+	 * io->mem_limit, or die with a message. */
+	const char *options, *longopts;
+	void (*option)(struct unpack_io *io, int opt, const char *arg);
+};
+
+/*
+ * The whole applet: options, files or stdin, -c -d -t -k -f -q, FILE.gz
+ * -> FILE (mode, owner and times kept, source removed unless -k, no
+ * overwrite without -f), refusing to read compressed data from a
+ * terminal, exit status 0/1/2 as the reference tool.  An applet whose
+ * name ends in "cat" (zcat, xzcat) always writes to standard output.
+ */
+int unpack_main(int argc, char **argv, const struct unpack_format *format);
+
+/* The gzip format (gunzip.c, inflate.c): members, trailing zeros and
+ * garbage as GNU gzip -d takes them. */
+enum unpack_result gunzip_decode(struct unpack_io *io);
+
 /* ---- time (time.c), the transfer layer's clock --------------------- */
 
+enum { SECOND_NS = 1000000000 };
 /* CLOCK_MONOTONIC in nanoseconds. */
 uint64_t monotonic_ns(void);
 

@@ -152,16 +152,6 @@ void bb_verror_msg(int errnum, const char *fmt, va_list ap)
 	errno = saved_errno;
 }
 
-void bb_perror_msg(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	bb_verror_msg(e, fmt, ap);
-	va_end(ap);
-}
-
 void bb_errno_msg(int errnum, const char *fmt, ...)
 {
 	va_list ap;
@@ -175,17 +165,6 @@ int bb_perror_name(const char *fmt, const char *name)
 {
 	bb_perror_msg(fmt, quote_always(name));
 	return EXIT_FAILURE;
-}
-
-void bb_perror_msg_and_die(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-
-	va_start(ap, fmt);
-	bb_verror_msg(e, fmt, ap);
-	va_end(ap);
-	exit(xfunc_error_retval);
 }
 
 void bb_errno_msg_and_die(int errnum, const char *fmt, ...)

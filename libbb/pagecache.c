@@ -9,37 +9,41 @@
  *
  * Only what the copy touched is dropped, from the offset it started at:
  * other programs' cache of the rest of the file is theirs.
+ *
+ * Waiting for writeback is where a write error shows: the kernel tells
+ * it once per open file (errseq), to the first call that waits, and a
+ * later fsync sees none.  So every wait's result goes to the caller.
+ * The advice itself is only a hint: its failure is not one.
  */
 #include <errno.h>
 #include <fcntl.h>
 
 #include "libbb.h"
 
-static int drop_range(int fd, uint64_t start, uint64_t len)
+static void drop_range(int fd, uint64_t start, uint64_t len)
 {
-	int err = posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);
-
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	return 0;
+	(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);
 }
 
 /* Write back [start, start + len) (len 0: to the end of the file) and
- * wait for it: only clean pages can be dropped. */
-static void write_back(int fd, uint64_t start, uint64_t len)
+ * wait for it: only clean pages can be dropped.  Returns 0, or -1 with
+ * the write-back error; a file that can't do it (ESPIPE, EINVAL,
+ * ENOSYS) has no write-back to fail. */
+static int write_back(int fd, uint64_t start, uint64_t len)
 {
-	sync_file_range(fd, (off_t)start, (off_t)len,
-			SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
-			| SYNC_FILE_RANGE_WAIT_AFTER);
+	if (sync_file_range(fd, (off_t)start, (off_t)len,
+			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+			    | SYNC_FILE_RANGE_WAIT_AFTER) == 0
+	    || errno == ESPIPE || errno == EINVAL || errno == ENOSYS)
+		return 0;
+	return -1;
 }
 
-void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
+void cache_dropper_init(struct cache_dropper *cd, int fd, enum cache_use use,
 			uint64_t offset, uint64_t window)
 {
 	cd->fd = fd;
-	cd->writing = writing;
+	cd->writing = use == CACHE_WRITING;
 	cd->start = offset;
 	cd->window = window;
 	/* The first window that starts at or after offset; the part of the
@@ -49,13 +53,14 @@ void cache_dropper_init(struct cache_dropper *cd, int fd, bool writing,
 
 int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 {
+	int failed = 0;
+
 	while (cd->next_window + cd->window <= offset) {
 		uint64_t window = cd->next_window;
 
 		cd->next_window += cd->window;
 		if (!cd->writing) {
-			if (drop_range(cd->fd, window, cd->window) != 0)
-				return -1;
+			drop_range(cd->fd, window, cd->window);
 			continue;
 		}
 		/* Start writeback of the window just filled... */
@@ -65,24 +70,32 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 		 * unless it began before the copy did. */
 		if (window >= cd->start + cd->window) {
 			window -= cd->window;
-			write_back(cd->fd, window, cd->window);
-			if (drop_range(cd->fd, window, cd->window) != 0)
-				return -1;
+			if (write_back(cd->fd, window, cd->window) != 0)
+				failed = errno;
+			drop_range(cd->fd, window, cd->window);
 		}
 	}
-	return 0;
+	if (!failed)
+		return 0;
+	errno = failed;
+	return -1;
 }
 
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof)
 {
 	uint64_t len = 0;
+	int failed = 0;
 
 	if (!to_eof) {
 		if (end <= cd->start)
 			return 0;
 		len = end - cd->start;
 	}
-	if (cd->writing)
-		write_back(cd->fd, cd->start, len);
-	return drop_range(cd->fd, cd->start, len);
+	if (cd->writing && write_back(cd->fd, cd->start, len) != 0)
+		failed = errno;
+	drop_range(cd->fd, cd->start, len);
+	if (!failed)
+		return 0;
+	errno = failed;
+	return -1;
 }

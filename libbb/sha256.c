@@ -1,82 +1,40 @@
 /*
- * sha256.c - SHA-256 as FIPS 180-4 defines it (sections 4.1.2, 4.2.2,
- * 5.1.1, 6.2), for checking bmap files and the ranges they list.
+ * sha256.c - SHA-256 (FIPS 180-4, 5.3.3 and 6.2): the initial hash
+ * value, and the compression, chosen once: the CPU's SHA instructions
+ * where it has them (sha256_x86.c, sha256_armv8.c), else portable C
+ * (sha_portable.c).
  *
- * Written for size and clarity: one 64-byte block at a time, the
- * message schedule kept in a 16-word ring.
+ * ZEROBOX_SHA_PORTABLE in the environment (any value) forces portable
+ * C: a test hook, so that the suite can check both on a CPU that has
+ * the instructions.
  */
 #include "sha_blocks.h"
 
-/* The first 32 bits of the fractional parts of the cube roots of the
- * first 64 primes (FIPS 180-4, 4.2.2). */
-static const uint32_t round_constants[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
-	0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
-	0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
-	0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
-	0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-	0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
-	0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static uint32_t rotate_right(uint32_t x, unsigned n)
+/* Read once, at the first sha256_init: a test hook, not a setting. */
+static whole_blocks_fn *choose_compression(void)
 {
-	return (x >> n) | (x << (32 - n));
-}
-
-static void compress_block(uint32_t *state, const unsigned char *block)
-{
-	uint32_t w[16];
-	uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
-	uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
-
-	for (unsigned t = 0; t < 64; t++) {
-		uint32_t word, t1, t2;
-
-		if (t < 16) {
-			word = load_be32(block + 4 * (size_t)t);
-		} else {
-			uint32_t w15 = w[(t - 15) & 15], w2 = w[(t - 2) & 15];
-			uint32_t s0 = rotate_right(w15, 7) ^ rotate_right(w15, 18) ^ (w15 >> 3);
-			uint32_t s1 = rotate_right(w2, 17) ^ rotate_right(w2, 19) ^ (w2 >> 10);
-
-			word = s1 + w[(t - 7) & 15] + s0 + w[t & 15];
-		}
-		w[t & 15] = word;
-		t1 = h + (rotate_right(e, 6) ^ rotate_right(e, 11) ^ rotate_right(e, 25))
-			+ ((e & f) ^ (~e & g)) + round_constants[t] + word;
-		t2 = (rotate_right(a, 2) ^ rotate_right(a, 13) ^ rotate_right(a, 22))
-			+ ((a & b) ^ (a & c) ^ (b & c));
-		h = g;
-		g = f;
-		f = e;
-		e = d + t1;
-		d = c;
-		c = b;
-		b = a;
-		a = t1 + t2;
-	}
-	state[0] += a;
-	state[1] += b;
-	state[2] += c;
-	state[3] += d;
-	state[4] += e;
-	state[5] += f;
-	state[6] += g;
-	state[7] += h;
+	if (getenv("ZEROBOX_SHA_PORTABLE"))
+		return sha_portable;
+#if defined(__x86_64__) || defined(__i386__)
+	return sha256_x86();
+#elif defined(__aarch64__) || defined(__arm__)
+	return sha256_armv8();
+#else
+	return sha_portable;
+#endif
 }
 
 void sha256_init(struct sha_ctx *ctx)
 {
-	/* The fractional parts of the square roots of the first 8 primes. */
+	/* H(0): the fractional parts of the square roots of the first 8
+	 * primes. */
 	static const uint32_t initial[8] = {
 		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 	};
+	static whole_blocks_fn *compress;
 
-	sha_start(ctx, initial, ARRAY_SIZE(initial), compress_block);
+	if (!compress)
+		compress = choose_compression();
+	sha_start(ctx, initial, ARRAY_SIZE(initial), compress);
 }

@@ -10,13 +10,12 @@
 #include "sha_blocks.h"
 
 void sha_start(struct sha_ctx *ctx, const uint32_t *initial, unsigned words,
-	       sha_compress_fn *compress)
+	       whole_blocks_fn *compress)
 {
+	memset(ctx, 0, sizeof(*ctx));
 	memcpy(ctx->state, initial, words * sizeof(*initial));
 	ctx->words = words;
 	ctx->compress = compress;
-	ctx->length = 0;
-	ctx->fill = 0;
 }
 
 void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
@@ -43,36 +42,23 @@ void feed_blocks(unsigned char *pending, size_t *fill, size_t block_size,
 	*fill = len;
 }
 
-static void compress_blocks(void *hash, const unsigned char *blocks,
-			    size_t count)
-{
-	struct sha_ctx *ctx = hash;
-
-	for (; count; count--, blocks += SHA_BLOCK_SIZE)
-		ctx->compress(ctx->state, blocks);
-}
-
+/* Whole blocks go to the compression straight from data. */
 void sha_update(struct sha_ctx *ctx, const void *data, size_t len)
 {
 	ctx->length += len;
 	feed_blocks(ctx->block, &ctx->fill, SHA_BLOCK_SIZE, data, len,
-		    compress_blocks, ctx);
+		    ctx->compress, ctx);
 }
 
 void sha_final(struct sha_ctx *ctx, unsigned char *digest)
 {
-	uint64_t bits = ctx->length * 8;
+	/* 0x80, then zeros to 8 bytes short of a block's end, then the
+	 * length in bits: 9 to 72 bytes. */
+	unsigned char tail[SHA_BLOCK_SIZE + 8] = { 0x80 };
+	size_t zeros_end = 1 + (SHA_BLOCK_SIZE - 9 - ctx->fill) % SHA_BLOCK_SIZE;
 
-	ctx->block[ctx->fill++] = 0x80;
-	if (ctx->fill > SHA_BLOCK_SIZE - 8) {
-		memset(ctx->block + ctx->fill, 0, SHA_BLOCK_SIZE - ctx->fill);
-		ctx->compress(ctx->state, ctx->block);
-		ctx->fill = 0;
-	}
-	memset(ctx->block + ctx->fill, 0, SHA_BLOCK_SIZE - 8 - ctx->fill);
-	store_be32(ctx->block + 56, (uint32_t)(bits >> 32));
-	store_be32(ctx->block + 60, (uint32_t)bits);
-	ctx->compress(ctx->state, ctx->block);
+	store_be64(tail + zeros_end, ctx->length * 8);
+	sha_update(ctx, tail, zeros_end + 8);
 	for (unsigned i = 0; i < ctx->words; i++)
 		store_be32(digest + 4 * (size_t)i, ctx->state[i]);
 }

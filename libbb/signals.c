@@ -31,7 +31,6 @@ void transfer_catch_signals(unsigned which)
 	struct sigaction action = { .sa_handler = note_signal };
 	struct sigaction old;
 
-	sigemptyset(&action.sa_mask);
 	if (which & CATCH_INFO)
 		sigaction(SIGUSR1, &action, NULL);
 	action.sa_flags = SA_NODEFER | SA_RESETHAND;
@@ -45,28 +44,24 @@ void transfer_catch_signals(unsigned which)
 }
 
 /* Answer what arrived since the last call, in order: each SIGUSR1 with
- * the report hook, a stopping signal with the interrupted hook, after
- * which the transfer is stopped.  Returns whether it is stopped.  errno
- * is kept. */
+ * the on_info hook, a stopping signal with the on_interrupt hook, after
+ * which the transfer is stopped.  Returns whether it is stopped. */
 bool transfer_act_on_signals(struct transfer *t)
 {
-	int saved_errno = errno;
-
 	while (!t->stopped_by && (stop_signal || info_requests)) {
 		int sig = stop_signal;
 
 		if (sig) {
 			stop_signal = 0;
 			t->stopped_by = sig;
-			if (t->interrupted)
-				t->interrupted(t->client, sig);
+			if (t->on_interrupt)
+				t->on_interrupt(t->client, sig);
 		} else {
 			info_requests--;
-			if (t->report)
-				t->report(t->client);
+			if (t->on_info)
+				t->on_info(t->client);
 		}
 	}
-	errno = saved_errno;
 	return t->stopped_by != 0;
 }
 
@@ -78,5 +73,8 @@ bool transfer_retry(struct transfer *t)
 {
 	if (errno != EINTR)
 		return false;
-	return !t || !transfer_act_on_signals(t);
+	if (!t || !transfer_act_on_signals(t))
+		return true;
+	errno = EINTR;          /* whatever the hooks did to it */
+	return false;
 }

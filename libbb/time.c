@@ -20,7 +20,7 @@
 
 static uint64_t ns(uint64_t sec, uint64_t nsec)
 {
-	return sec * 1000000000u + nsec;
+	return sec * SECOND_NS + nsec;
 }
 
 uint64_t monotonic_ns(void)

@@ -37,7 +37,8 @@ applets/dd/jobs/bmap.c redundantContinue             # "continue" is the empty b
 applets/ddrescue/rescue.c unreachableCode     # raise() returns when the signal is blocked
 applets/ddrescue/rescue.c cert-err33-c        # signal(SIG_DFL)/raise() before dying: nothing to do on failure
 applets/ddrescue/mapfile.c bugprone-not-null-terminated-result  # ".tmp" is copied with its terminator
-applets/dd/housekeeping.c cert-err33-c       # raise() to die by the signal: nothing to do on failure
+applets/dd/report.c cert-err33-c             # raise() to die by the signal: nothing to do on failure
+applets/dd/report.c unreachableCode          # raise() returns when the signal is blocked
 applets/dd/records.c clarifyCalculation         # "conv & MASK ? x : y": & binds first, as intended
 applets/truncate.c clarifyCalculation        # "a % b ? x : y": as intended
 libbb/format.c bugprone-branch-clone         # va_arg(long) and va_arg(long long): same code only on LP64

@@ -212,6 +212,35 @@ static double cpu_seconds(const struct rusage *ru)
 		+ (ru->ru_utime.tv_usec + ru->ru_stime.tv_usec) / 1e6;
 }
 
+/* Fork and exec cmd with in_fd (or -1) as its stdin (fd 3 with
+ * high_fds) and out_fd (or -1) as its stdout (fd 4); traced for its
+ * peak RSS with trace.  The pipes were made after fds 0-2 and in order,
+ * so out_fd is above both targets and in_fd is at most 3. */
+static pid_t spawn_command(char **cmd, int in_fd, int out_fd, int trace,
+			   int high_fds)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid != 0)
+		return pid;
+	signal(SIGPIPE, SIG_DFL);
+	if (trace)
+		ptrace(PTRACE_TRACEME, 0, 0, 0);	/* failure: no stops */
+	if (in_fd >= 0 && in_fd != (high_fds ? 3 : 0)) {
+		dup2(in_fd, high_fds ? 3 : 0);
+		close(in_fd);
+	}
+	if (out_fd >= 0 && out_fd != (high_fds ? 4 : 1)) {
+		dup2(out_fd, high_fds ? 4 : 1);
+		close(out_fd);
+	}
+	execvp(cmd[0], cmd);
+	fprintf(stderr, "bench-helper: %s: %s\n", cmd[0], strerror(errno));
+	_exit(127);
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
@@ -262,27 +291,8 @@ static int cmd_run(int argc, char **argv)
 		close(nul);
 		close(out[0]);
 	}
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		signal(SIGPIPE, SIG_DFL);
-		if (trace)
-			ptrace(PTRACE_TRACEME, 0, 0, 0);	/* failure: no stops */
-		/* The pipes were made after fds 0-2 and in order, so out[1]
-		 * is above both targets and in[0] is at most 3. */
-		if (prod && in[0] != (high_fds ? 3 : 0)) {
-			dup2(in[0], high_fds ? 3 : 0);
-			close(in[0]);
-		}
-		if (cons && out[1] != (high_fds ? 4 : 1)) {
-			dup2(out[1], high_fds ? 4 : 1);
-			close(out[1]);
-		}
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "bench-helper: %s: %s\n", argv[optind], strerror(errno));
-		_exit(127);
-	}
+	pid = spawn_command(argv + optind, prod ? in[0] : -1,
+			    cons ? out[1] : -1, trace, high_fds);
 	if (prod)
 		close(in[0]);
 	if (cons)

@@ -20,6 +20,9 @@
 #                      starting at it has failed N times
 #   slow=START-END:MS  a read touching the range first sleeps MS ms
 #   drop=START-END     writes into the range are acknowledged, not stored
+#   failwrite=START-END
+#                      a write that reaches into the range fails with EIO
+#                      and stores nothing, as a card's failing block does
 #   corrupt=START-END  writes into the range are stored inverted (xor 0xff)
 #   sector=N           the sector size that weak= counts in (512)
 #   lsector=N          a logical sector size, as a block device has one: a
@@ -35,6 +38,10 @@
 #                      of a USB disk that was unplugged
 #   log=FILE           a line per request: "R OFFSET LENGTH RESULT" (bytes
 #                      returned, or -errno) or "W OFFSET LENGTH"
+#   gate=START-END:FILE
+#                      a read touching the range first makes FILE.waiting,
+#                      then waits until FILE exists: a test holds the disk
+#                      still at a known point, acts, then lets it go
 import errno
 import os
 import stat
@@ -57,8 +64,10 @@ class FaultDisk(Operations):
 		self.scatter = []    # (start, end, stride)
 		self.weak = []       # (start, end, failures needed)
 		self.slow = []       # (start, end, seconds)
+		self.gates = []      # (start, end, file)
 		self.drop = []
 		self.corrupt = []
+		self.failwrite = []
 		self.failures = {}   # weak sector -> reads of it that failed
 		self.log = None
 		self.lsector = 0
@@ -78,10 +87,15 @@ class FaultDisk(Operations):
 			elif key == 'slow':
 				span, _, ms = value.partition(':')
 				self.slow.append(parse_range(span) + (int(ms, 0) / 1000.0,))
+			elif key == 'gate':
+				span, _, path = value.partition(':')
+				self.gates.append(parse_range(span) + (path,))
 			elif key == 'drop':
 				self.drop.append(parse_range(value))
 			elif key == 'corrupt':
 				self.corrupt.append(parse_range(value))
+			elif key == 'failwrite':
+				self.failwrite.append(parse_range(value))
 			elif key == 'sector':
 				self.sector = int(value, 0)
 			elif key == 'lsector':
@@ -137,6 +151,13 @@ class FaultDisk(Operations):
 				at += self.sector
 		return first
 
+	def wait_at_gates(self, offset, end):
+		for start, stop, path in self.gates:
+			if start < end and stop > offset and not os.path.exists(path):
+				open(path + '.waiting', 'w').close()
+				while not os.path.exists(path):
+					time.sleep(0.01)
+
 	def getattr(self, path, fh=None):
 		if path == '/':
 			return {'st_mode': stat.S_IFDIR | 0o755, 'st_nlink': 2}
@@ -169,6 +190,7 @@ class FaultDisk(Operations):
 		for start, stop, seconds in self.slow:
 			if start < end and stop > offset:
 				time.sleep(seconds)
+		self.wait_at_gates(offset, end)
 		failing = self.first_failing(offset, end)
 		if failing == offset:
 			for start, stop, _ in self.weak:
@@ -184,6 +206,10 @@ class FaultDisk(Operations):
 		return data
 
 	def write(self, path, data, offset, fh):
+		for start, stop in self.failwrite:
+			if start < offset + len(data) and stop > offset:
+				self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
+				raise FuseOSError(errno.EIO)
 		self.note('W %d %d' % (offset, len(data)))
 		data = bytearray(data)
 		for start, stop in self.corrupt:

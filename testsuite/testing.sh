@@ -383,3 +383,22 @@ faultdisk_stop() {
 		fusermount -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null)
 	return 0
 }
+# card_from IMAGE [RULE...]: a card, the loop device $LOOP over IMAGE
+# served by faultdisk.py (in ./fd) with the RULEs; kept open on
+# descriptor 3, as udev or an automounter keeps a card open, so that the
+# device's page cache outlives dd; its requests at most 128 KiB
+# (queue/max_sectors_kb), since the loop driver reports a request that
+# was partly written as written.  card_down undoes it.
+LOOP=
+card_from() {
+	faultdisk_start fd "$@" || return 1
+	LOOP=$(losetup -f --show fd/disk) || { faultdisk_stop fd; return 1; }
+	{ echo 128 > "/sys/block/${LOOP#/dev/}/queue/max_sectors_kb"; } 2>/dev/null
+	exec 3< "$LOOP"
+}
+card_down() {
+	exec 3<&-
+	[ -z "$LOOP" ] || losetup -d "$LOOP"
+	LOOP=
+	faultdisk_stop fd
+}

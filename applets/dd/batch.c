@@ -22,12 +22,18 @@ struct batch_count {
 	size_t out;      /* bytes of the write counted out */
 };
 
+/* How far count_records goes: the records written, or the failed one too. */
+enum count_until { UNTIL_WRITTEN, THROUGH_FAILED };
+
 /* Count the batch's records up to the first whose block is not all in
  * the `written` bytes: each read, then its block (one buffer: the record;
- * two: the block it completes, if any); `failed` counts that one too. */
+ * two: the block it completes, if any); THROUGH_FAILED counts that one
+ * too.  errno is kept. */
 static void count_records(struct dd_run *run, struct batch_count *c,
-			  size_t written, bool failed)
+			  size_t written, enum count_until until)
 {
+	bool failed = until == THROUGH_FAILED;
+
 	size_t bs = (size_t)run->opt->obs;   /* = ibs: batches are plain */
 
 	while (c->in < c->got) {
@@ -66,25 +72,28 @@ static enum dd_stop write_batch(struct dd_run *run, unsigned char *data,
 
 		if (len > end - done)
 			len = end - done;
-		n = write_output(run, data + done, len);
+		n = write_whole(run, data + done, len);
 		done += n;
 		if (n < len && !by_block && (errno == ENOSPC || errno == EDQUOT)) {
 			by_block = true;
 		} else if (n < len) {
-			count_records(run, c, done, true);   /* keeps errno */
-			report_write_error(run, run->plan.two_buffers);
+			count_records(run, c, done, THROUGH_FAILED);
+			report_write_error(run, run->plan.two_buffers ? WRITE_BLOCK
+						  : WRITE_RECORD);
 			return run->plan.two_buffers ? STOP_BLOCK_FAILED
 				: STOP_WRITE_FAILED;
 		}
-		count_records(run, c, done, false);
+		count_records(run, c, done, UNTIL_WRITTEN);
 		housekeep_within_record(run);
 	}
-	count_records(run, c, end, false);
+	count_records(run, c, end, UNTIL_WRITTEN);
 	if (run->plan.two_buffers)
 		stage_output(run, data + end, c->staged);
 	return STOP_NONE;
 }
 
+/* How many whole records the input pipe holds to go as one batch, or 0
+ * (read one record). */
 size_t records_for_batch(struct dd_run *run)
 {
 	const struct dd_options *opt = run->opt;
@@ -115,6 +124,9 @@ size_t records_for_batch(struct dd_run *run)
 	return 0;
 }
 
+/* Move a batch of `records` records: STOP_NONE with *len as
+ * read_record's (the bytes moved and counted), or a failed write's
+ * STOP_WRITE_FAILED / STOP_BLOCK_FAILED (reported). */
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len)
 {
 	struct batch_count c = { 0 };

@@ -9,7 +9,7 @@ void die_memory_exhausted(const char *which, uint64_t size)
 
 	bb_error_msg_and_die("memory exhausted by %s buffer of size %llu bytes (%s)",
 			     which, (unsigned long long)size,
-			     human_readable(human, size, 1, 1, 1));
+			     human_readable(human, size, 1, 1, HUMAN_IEC));
 }
 
 void map_buffers(struct dd_run *run)
@@ -23,8 +23,9 @@ void map_buffers(struct dd_run *run)
 
 /* Grow ibuf or obuf by doubling (few mremaps) to hold want bytes, at most
  * its block size (below 2^63: doubling can't overflow). */
-void grow_buffer(struct dd_run *run, bool output, uint64_t want)
+void grow_buffer(struct dd_run *run, enum dd_side side, uint64_t want)
 {
+	bool output = side == OUTPUT_SIDE;
 	struct lazy_buffer *buf = output ? &run->obuf : &run->ibuf;
 	uint64_t limit = output ? run->opt->obs : run->opt->ibs;
 	uint64_t size = buf->capacity;

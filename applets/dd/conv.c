@@ -32,6 +32,7 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xe5, 0xbd },
 };
 
+/* The composed translation table and the block/unblock state, once. */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
 {
 	unsigned conv = opt->conv;
@@ -171,6 +172,8 @@ static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 	shape_bytes(run, p, n);
 }
 
+/* Convert a record in place and stage it: STOP_NONE, or
+ * STOP_BLOCK_FAILED once a block's write failed (reported). */
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 {
 	unsigned conv = run->opt->conv;
@@ -186,6 +189,7 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 	return staging_outcome();
 }
 
+/* Stage what was held back at the end: STOP_NONE, or STOP_BLOCK_FAILED. */
 enum dd_stop conv_finish(struct dd_run *run)
 {
 	struct dd_conv_state *cv = &run->conv;

@@ -43,8 +43,7 @@
 //usage:[OPERAND]...
 //usage:Copy a file, converting and formatting according to the operands.
 //usage:
-//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists,
-//usage[FEATURE_DD_BMAP]:                  checking their checksums; the rest of of= stays as it is
+//usage[FEATURE_DD_BMAP]:  bmap=FILE       write only the blocks bmaptool's map FILE lists, checked
 //usage:  bs=BYTES        read and write up to BYTES bytes at a time (default: 512)
 //usage:  cbs=BYTES       convert BYTES bytes at a time
 //usage:  conv=CONVS      convert the file as per the comma separated symbol list
@@ -58,7 +57,8 @@
 //usage:  seek=N          (or oseek=N) skip N obs-sized output blocks
 //usage:  skip=N          (or iseek=N) skip N ibs-sized input blocks
 //usage:  status=LEVEL    none (no messages) or noxfer (no transfer line)
-//usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line every second)
+//usage[FEATURE_DD_PROGRESS]:                  or progress (the transfer line, kept up as it goes)
+//usage[FEATURE_DD_BMAP]:  unmapped=zero   with bmap=: zero the rest too, so that of= holds the image
 //usage:
 //usage:N and BYTES may be followed by c=1, w=2, b=512, kB=1000, K=1024,
 //usage:MB=1000*1000, M=1024*1024, and so on for G, T, P, E; and may be
@@ -134,8 +134,7 @@ static void finish_copy(struct dd_run *run, enum dd_stop stop)
 		note_failure();
 	}
 	finish_nocache(run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_finish(run, stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS);
+	jobs_finish(run, stop);
 }
 
 int dd_main(int argc, char **argv)
@@ -155,8 +154,7 @@ int dd_main(int argc, char **argv)
 	catch_signals(&run);
 	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);
-	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
-		bmap_prepare(&run);
+	jobs_prepare(&run);
 	plan_input(&run.plan, &opt, &run.in);
 	map_buffers(&run);
 	tally_passed(&run, run.in.offset, 0);
@@ -166,24 +164,19 @@ int dd_main(int argc, char **argv)
 	open_output(&run);
 	/* GNU's clock starts once the output is open, before it seeks. */
 	report_leave_out(opening_output);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_check_output(&run);
+	jobs_output_opened(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);
 	plan_output(&run.plan, &opt, &run.in, &run.out);
 	setup_nocache(&run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_start(&run);
+	jobs_start(&run);
 	/* ENABLE_ first: a mover not configured is not linked in. */
-	if (ENABLE_FEATURE_DD_BMAP && opt.bmap_path)
-		stop = copy_bmap(&run);
-	else if (ENABLE_FEATURE_DD_ZEROOUT && run.plan.mover == MOVER_ZEROOUT) {
-		if (!copy_zeroout(&run))
-			stop = copy_records(&run, true);
-	} else if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
-		stop = copy_records(&run, false);
-	else if (!copy_zerocopy(&run))
-		stop = copy_records(&run, true);
+	if (!jobs_copy(&run, &stop)) {
+		if (!ENABLE_FEATURE_ZEROCOPY || run.plan.mover == MOVER_RECORDS)
+			stop = copy_records(&run, RECORDS_FROM_START);
+		else if (!copy_zerocopy(&run))
+			stop = copy_records(&run, RECORDS_AFTER_MOVER);
+	}
 	finish_copy(&run, stop);
 	/* As GNU: a descriptor that fails to close ends dd, no summary. */
 	if (close(run.in.fd) != 0)
@@ -191,7 +184,6 @@ int dd_main(int argc, char **argv)
 	if (close(run.out.fd) != 0)
 		bb_perror_msg_and_die("closing output file %s", quote_always(run.out.name));
 	print_summary(&run);
-	if (ENABLE_FEATURE_DD_VERIFY)
-		verify_report(&run);
+	jobs_report(&run);
 	return dd_exit_status();
 }

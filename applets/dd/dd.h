@@ -1,5 +1,6 @@
 /* dd.h - what the parts of dd share: one file a concern (docs/design.md,
- * "The pipeline"), calls only down scripts/layers.order. */
+ * "The pipeline"), calls only down scripts/layers.order.  Each function's
+ * contract is on its definition. */
 #ifndef ZEROBOX_DD_H
 #define ZEROBOX_DD_H
 
@@ -61,6 +62,7 @@ struct dd_options {
 	unsigned output_flags;      /* FLAG_* from oflag= */
 	enum dd_status status;
 	const char *bmap_path;      /* bmap=, NULL without (bmap.c) */
+	bool zero_unmapped;         /* unmapped=zero: bmap= zeroes the rest */
 
 	/* count=, skip=, seek= as GNU splits them: records plus bytes. */
 	uint64_t max_records, max_bytes;   /* count; unlimited = UINT64_MAX */
@@ -140,8 +142,31 @@ struct dd_run {
 	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
+	uint64_t expected_bytes;         /* the bytes the copy will write, when
+					  * known before (bmap='s mapped bytes),
+					  * else 0 */
 	struct transfer transfer;        /* the signals' view (housekeeping.c) */
 };
+
+/* The two sides of a copy. */
+enum dd_side { INPUT_SIDE, OUTPUT_SIDE };
+
+/* What a write carries, for GNU's words when it fails: a block of the
+ * output buffer ("writing to"), or a record as it was read ("error
+ * writing"). */
+enum dd_write { WRITE_RECORD, WRITE_BLOCK };
+
+/* Where the record loop begins: at the copy's start, or where a
+ * zero-copy mover handed over (its last turn was the loop's first, and
+ * looked at the progress line already). */
+enum records_start { RECORDS_FROM_START, RECORDS_AFTER_MOVER };
+
+/* Whether a coalesced count is at the copy's end (the remainder a short
+ * last record) or on the way (the remainder carried). */
+enum coalesced_at { COALESCED_SO_FAR, COALESCED_AT_END };
+
+/* When a progress line is shown: when the pacer says so, or now. */
+enum line_when { LINE_WHEN_DUE, LINE_NOW };
 
 /* How a copy ended (failures are reported where they happen). */
 enum dd_stop {
@@ -169,30 +194,24 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 
 /* buffers.c */
 void map_buffers(struct dd_run *run);
-void grow_buffer(struct dd_run *run, bool output, uint64_t want);
+void grow_buffer(struct dd_run *run, enum dd_side side, uint64_t want);
 BB_NORETURN void die_memory_exhausted(const char *which, uint64_t size);
 
 /* position.c */
 void skip_input(struct dd_run *run);
 void seek_output(struct dd_run *run);
 
-/* zerocopy.c (FEATURE_ZEROCOPY): false hands the rest to the record loop. */
+/* zerocopy.c (FEATURE_ZEROCOPY) */
 bool copy_zerocopy(struct dd_run *run);
 
-/* records.c.  after_mover: a zero-copy mover handed over; its last turn
- * was this loop's first (it looked at the progress line already). */
-enum dd_stop copy_records(struct dd_run *run, bool after_mover);
+/* records.c */
+enum dd_stop copy_records(struct dd_run *run, enum records_start start);
 
-/* batch.c (FEATURE_ZEROCOPY): how many whole records the input pipe
- * holds to go as one batch, or 0 (read one record); then move them:
- * STOP_NONE with *len as read_record's (the bytes moved and counted), or
- * a failed write's STOP_WRITE_FAILED / STOP_BLOCK_FAILED (reported). */
+/* batch.c (FEATURE_ZEROCOPY) */
 size_t records_for_batch(struct dd_run *run);
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
-/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set).
- * conv_record converts a record in place and stages it; conv_finish stages
- * what was held back at the end: STOP_NONE, or STOP_BLOCK_FAILED. */
+/* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
 void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
 enum dd_stop conv_finish(struct dd_run *run);
@@ -213,35 +232,19 @@ bool output_syncs_at_end(const struct dd_run *run);
 /* Those syncs.  Returns false if a sync failed (reported). */
 bool sync_output(struct dd_run *run);
 
-/* recordio.c, reading.  How much the next record may read: ibs, or what
- * count= in bytes leaves for the last one; false once count= is reached. */
+/* recordio.c, reading */
 bool next_record_size(const struct dd_run *run, size_t *size);
-/* Read a record of up to size bytes into ibuf as one read(2) would (or
- * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
- * is what ibuf holds (after a failed fullblock read, what came before). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got);
-/* One read(2) of the input, restarted after acting on a signal. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size);
-/* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size);
-/* The reads that follow are steps of one record of `whole` bytes, `before`
- * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before);
 
-/* recordio.c, writing.  Write len bytes (GNU's iwrite): how many were
- * written, fewer with errno set.  write_step: a step of a large record,
- * never its short last block (no O_DIRECT drop). */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len);
-size_t write_step(struct dd_run *run, const unsigned char *data, size_t len);
-/* The one report of a write error, in GNU's words for the path: "writing
- * to" for a block of the output buffer (block), else "error writing". */
-void report_write_error(struct dd_run *run, bool block);
-/* write_output, then tally_write; a short write is reported and gives
- * STOP_BLOCK_FAILED (block) or STOP_WRITE_FAILED. */
-enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
-			   size_t len, bool block);
-/* conv=sparse: seek over len bytes of zeros instead of writing them.
- * False where the output can't seek (then they must be written). */
+/* recordio.c, writing */
+size_t write_bytes(struct dd_run *run, const unsigned char *data, size_t len);
+size_t write_whole(struct dd_run *run, const unsigned char *data, size_t len);
+enum dd_stop write_counted(struct dd_run *run, const unsigned char *data,
+			   size_t len, enum dd_write what);
+void report_write_error(struct dd_run *run, enum dd_write what);
 bool seek_over_zeros(struct dd_run *run, size_t len);
 
 /* recordio.c: the tally, the only writer of run->tally. */
@@ -249,8 +252,9 @@ void tally_read(struct dd_run *run, size_t n);
 void tally_write(struct dd_run *run, size_t written, size_t wanted);
 void tally_carry_ends(struct dd_run *run);
 void tally_carry(struct dd_run *run, size_t read, size_t written);
-void tally_moved(struct dd_run *run, uint64_t n, bool from_input);
-void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end);
+void tally_moved(struct dd_run *run, uint64_t n);
+void tally_output(struct dd_run *run, uint64_t n);
+void tally_coalesced(struct dd_run *run, uint64_t moved, enum coalesced_at at);
 void tally_truncated_record(struct dd_run *run);
 void tally_passed(struct dd_run *run, uint64_t in, uint64_t out);
 
@@ -264,6 +268,9 @@ void setup_nocache(struct dd_run *run);
 /* With nocache (run->cache), drop the windows the offsets passed. */
 void drop_passed_cache(struct dd_run *run);
 void finish_nocache(struct dd_run *run);
+/* The output's write-back error that nocache held for the final sync
+ * (conv=fsync, conv=fdatasync), or 0; it is then no longer held. */
+int take_held_writeback_error(void);
 
 /* report.c; report_leave_out: the time since `since` does not count. */
 void report_start(void);
@@ -272,7 +279,7 @@ void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 /* The transfer layer's hooks (housekeeping.c installs them). */
 void answer_info_request(void *run);
-void show_job_progress(const char *text, size_t len, bool force);
+void show_job_progress(const char *text, size_t len, enum line_when when);
 void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
 /* The same during the final sync, left bytes still to write out. */
@@ -283,5 +290,8 @@ void note_failure(void);
 int dd_exit_status(void);
 /* "NAME: cannot seek", and note_failure(). */
 void report_seek_error(const struct io_end *end);
+/* A write-back error dd met itself: "error writing 'NAME': E" (once in
+ * a run), and note_failure(). */
+void report_writeback_error(const struct io_end *end, int err);
 
 #endif

@@ -12,8 +12,8 @@ void catch_signals(struct dd_run *run)
 	bool info = ENABLE_FEATURE_DD_SIGNALS && !getenv("POSIXLY_CORRECT");
 
 	run->transfer.client = run;
-	run->transfer.report = answer_info_request;
-	run->transfer.interrupted = die_by_interrupt;
+	run->transfer.on_info = answer_info_request;
+	run->transfer.on_interrupt = die_by_interrupt;
 	transfer_catch_signals(CATCH_INTERRUPT | (info ? CATCH_INFO : 0));
 }
 

@@ -11,7 +11,7 @@
 /* The switch a word needs (for "not supported in this build"). */
 enum needs {
 	ALWAYS, NEEDS_CONV, NEEDS_IOFLAGS, NEEDS_NOCACHE, NEEDS_VERIFY,
-	NEEDS_PROGRESS, NEEDS_BMAP,
+	NEEDS_PROGRESS, NEEDS_BMAP, NEEDS_ZEROOUT,
 };
 
 /* 16-byte entries: the longest name is "count_bytes". */
@@ -42,6 +42,8 @@ static void check_switch(const char *noun, const char *name, unsigned needs)
 		off = "FEATURE_DD_PROGRESS";
 	else if (!ENABLE_FEATURE_DD_BMAP && needs == NEEDS_BMAP)
 		off = "FEATURE_DD_BMAP";
+	else if (!ENABLE_FEATURE_DD_ZEROOUT && needs == NEEDS_ZEROOUT)
+		off = "FEATURE_DD_ZEROOUT";
 	else
 		return;
 	bb_error_msg_and_die("%s '%s' is not supported in this build (%s is off)",
@@ -85,6 +87,13 @@ static const struct symbol flag_symbols[] = {
 	{ "count_bytes", FLAG_COUNT_BYTES, false, ALWAYS },
 	{ "skip_bytes",  FLAG_SKIP_BYTES,  false, ALWAYS },
 	{ "seek_bytes",  FLAG_SEEK_BYTES,  false, ALWAYS },
+	{ "", 0, false, ALWAYS }
+};
+
+/* bmap='s unmapped blocks: left as they are, or zeroed by the device. */
+static const struct symbol unmapped_symbols[] = {
+	{ "keep", false, false, ALWAYS },
+	{ "zero", true,  false, NEEDS_ZEROOUT },
 	{ "", 0, false, ALWAYS }
 };
 
@@ -174,20 +183,24 @@ static void check_conflicts(struct dd_options *opt)
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
-	/* verify reads back what was written: no appending, no holes. */
-	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)) {
-		if (opt->output_open_flags & O_APPEND)
-			die_cannot_combine("verify and oflag=append");
-		if (opt->conv & CONV_SPARSE)
-			die_cannot_combine("verify and sparse");
-	}
+	/* verify reads back what was written: no holes. */
+	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)
+	    && (opt->conv & CONV_SPARSE))
+		die_cannot_combine("verify and sparse");
 }
 
+/* bmap= without a block size operand picks its own records: it reads,
+ * hashes and writes a record at a time (bmap.c). */
+enum { BMAP_RECORD = 1 << 20 };
+
 /* bmap= writes the map's ranges in place: nothing may move, cut or change. */
-static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip)
+static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
+				 bool sizes_given)
 {
 	const char *with = NULL;
 
+	if (!sizes_given)
+		opt->ibs = opt->obs = BMAP_RECORD;
 	if (skip)
 		with = "skip=";
 	else if (opt->seek_records || opt->seek_bytes)
@@ -195,7 +208,7 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip)
 	else if (opt->count_given)
 		with = "count=";
 	else if (opt->conv & (CONV_RESHAPING | CONV_SPARSE | CONV_SYNC | CONV_NOERROR))
-		with = "conv= other than notrunc, excl, nocreat, fsync or fdatasync";
+		with = "conv= other than notrunc, excl, nocreat, fsync, fdatasync or verify";
 	else if ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT)
 		with = "iflag=direct or oflag=direct";
 	else if (opt->output_open_flags & O_APPEND)
@@ -209,13 +222,13 @@ static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip)
 enum operand {
 	OPERAND_BS, OPERAND_IBS, OPERAND_OBS, OPERAND_CBS,
 	OPERAND_COUNT, OPERAND_SKIP, OPERAND_SEEK, OPERAND_ISEEK, OPERAND_OSEEK,
-	OPERAND_IF, OPERAND_OF, OPERAND_BMAP,
+	OPERAND_IF, OPERAND_OF, OPERAND_BMAP, OPERAND_UNMAPPED,
 	OPERAND_CONV, OPERAND_IFLAG, OPERAND_OFLAG, OPERAND_STATUS,
 	UNKNOWN_OPERAND
 };
-static const char operand_names[][7] = {
+static const char operand_names[][9] = {
 	"bs", "ibs", "obs", "cbs", "count", "skip", "seek", "iseek", "oseek",
-	"if", "of", "bmap", "conv", "iflag", "oflag", "status",
+	"if", "of", "bmap", "unmapped", "conv", "iflag", "oflag", "status",
 };
 
 static enum operand find_operand(const char *name, size_t len)
@@ -238,7 +251,8 @@ void parse_operands(struct dd_options *opt, char **argv)
 		[OPERAND_IBS] = 512, [OPERAND_OBS] = 512, [OPERAND_COUNT] = MAX_COUNT,
 	};
 	bool in_bytes[OPERAND_SEEK + 1] = { false };
-	unsigned status = STATUS_DEFAULT;
+	bool sizes_given = false, unmapped_given = false;
+	unsigned status = STATUS_DEFAULT, unmapped = false;
 
 	memset(opt, 0, sizeof(*opt));
 	for (; *argv; argv++) {
@@ -256,6 +270,7 @@ void parse_operands(struct dd_options *opt, char **argv)
 						 block_size ? MAX_BLOCK_SIZE : MAX_COUNT);
 			in_bytes[op] = strchr(val, 'B') != NULL;
 			opt->count_given |= op == OPERAND_COUNT;
+			sizes_given |= op <= OPERAND_OBS;
 		} else if (op == OPERAND_IF) {
 			opt->input_path = val;
 		} else if (op == OPERAND_OF) {
@@ -263,6 +278,11 @@ void parse_operands(struct dd_options *opt, char **argv)
 		} else if (op == OPERAND_BMAP) {
 			check_switch("operand", "bmap", NEEDS_BMAP);
 			opt->bmap_path = val;
+		} else if (op == OPERAND_UNMAPPED) {
+			check_switch("operand", "unmapped", NEEDS_BMAP);
+			parse_symbols(val, unmapped_symbols, "unmapped= value", true,
+				      &unmapped, NULL);
+			unmapped_given = true;
 		} else if (op == OPERAND_CONV) {
 			parse_symbols(val, conv_symbols, "conversion", false,
 				      &opt->conv, NULL);
@@ -281,6 +301,9 @@ void parse_operands(struct dd_options *opt, char **argv)
 		}
 	}
 	opt->status = (enum dd_status)status;
+	opt->zero_unmapped = unmapped;
+	if (unmapped_given && !opt->bmap_path)
+		bb_error_msg_and_die("unmapped= needs bmap=");
 	opt->bs_given = values[OPERAND_BS] != 0;
 	opt->ibs = opt->bs_given ? values[OPERAND_BS] : values[OPERAND_IBS];
 	opt->obs = opt->bs_given ? values[OPERAND_BS] : values[OPERAND_OBS];
@@ -306,7 +329,7 @@ void parse_operands(struct dd_options *opt, char **argv)
 
 	check_conflicts(opt);
 	if (ENABLE_FEATURE_DD_BMAP && opt->bmap_path)
-		check_bmap_conflicts(opt, values[OPERAND_SKIP]);
+		check_bmap_conflicts(opt, values[OPERAND_SKIP], sizes_given);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */
 	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))

@@ -23,7 +23,7 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		size_t room, chunk;
 
 		if (staged.fill == run->obuf.capacity)
-			grow_buffer(run, true, staged.fill + len);
+			grow_buffer(run, OUTPUT_SIDE, staged.fill + len);
 		room = (run->obuf.capacity < block ? run->obuf.capacity : block)
 			- staged.fill;
 		chunk = len < room ? len : room;
@@ -32,8 +32,8 @@ void stage_output(struct dd_run *run, const unsigned char *data, size_t len)
 		data += chunk;
 		len -= chunk;
 		if (staged.fill == block) {
-			staged.outcome = write_tallied(run, run->obuf.data,
-						       block, true);
+			staged.outcome = write_counted(run, run->obuf.data,
+						       block, WRITE_BLOCK);
 			staged.fill = 0;
 		}
 	}
@@ -58,7 +58,7 @@ enum dd_stop flush_output(struct dd_run *run)
 	size_t fill = staged.fill;
 
 	staged.fill = 0;
-	return fill ? write_tallied(run, run->obuf.data, fill, false) : STOP_NONE;
+	return fill ? write_counted(run, run->obuf.data, fill, WRITE_RECORD) : STOP_NONE;
 }
 
 /* This takes a second fstat, as in GNU (whose failure GNU reports). */
@@ -88,28 +88,49 @@ bool output_syncs_at_end(const struct dd_run *run)
 	return (run->opt->conv & (CONV_FSYNC | CONV_FDATASYNC)) || run->sync_at_end;
 }
 
+/* A final sync: 0, or -1 with errno.  *held, a write-back error that
+ * nocache's windows met before it (the kernel told them, and will not
+ * tell this sync), is the sync's own: the first that succeeds returns
+ * it. */
+static int final_sync(struct dd_run *run, int fd, enum dd_sync what, int *held)
+{
+	if (sync_with_progress(run, fd, what) != 0)
+		return -1;
+	if (!*held)
+		return 0;
+	errno = *held;
+	*held = 0;
+	return -1;
+}
+
 /* Where fdatasync can't work (ENOSYS, EINVAL), GNU tries fsync instead. */
 bool sync_output(struct dd_run *run)
 {
 	int fd = run->out.fd;
 	bool want_fsync = (run->opt->conv & CONV_FSYNC) || run->sync_at_end;
 	bool ok = true;
+	int held = ENABLE_FEATURE_DD_NOCACHE ? take_held_writeback_error() : 0;
 
 	/* What a block device's close or nocache's end waits for, written
-	 * out first ("Progress through the final sync" in docs/design.md). */
+	 * out first ("Progress through the final sync" in docs/design.md);
+	 * its failure is a write error GNU would not have seen. */
 	if (!output_syncs_at_end(run) && (S_ISBLK(run->out.st.st_mode)
-	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE))))
-		(void)write_out_with_progress(run, fd);
+	    || (ENABLE_FEATURE_DD_NOCACHE && (run->opt->output_flags & FLAG_NOCACHE)))
+	    && write_out_with_progress(run, fd) != 0) {
+		report_writeback_error(&run->out, errno);
+		ok = false;
+	}
 	if ((run->opt->conv & CONV_FDATASYNC)
-	    && sync_with_progress(run, fd, true) != 0) {
+	    && final_sync(run, fd, SYNC_DATA, &held) != 0) {
 		if (errno != ENOSYS && errno != EINVAL) {
 			bb_perror_msg("fdatasync failed for %s",
 				      quote_always(run->out.name));
 			ok = false;
+			held = 0;       /* reported: one failure, one message */
 		}
 		want_fsync = true;
 	}
-	if (want_fsync && sync_with_progress(run, fd, false) != 0) {
+	if (want_fsync && final_sync(run, fd, SYNC_ALL, &held) != 0) {
 		bb_perror_msg("fsync failed for %s", quote_always(run->out.name));
 		ok = false;
 	}

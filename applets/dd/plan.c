@@ -24,7 +24,8 @@ static uint64_t input_start(const struct dd_plan *plan, const struct io_end *in)
 	return start;
 }
 
-/* A record's largest step: cheap per byte, small for a 32 MiB board. */
+/* A record's largest step: cheap per byte, yet small beside a small
+ * board's memory (docs/design.md, "Large records"). */
 enum { RECORD_STEP = 4 << 20 };
 
 void plan_input(struct dd_plan *plan, const struct dd_options *opt,
@@ -78,11 +79,12 @@ void plan_input(struct dd_plan *plan, const struct dd_options *opt,
 		total > plan->ibuf_size ? total : plan->ibuf_size) : 0;
 }
 
-/* Plain: nothing looks at the bytes (sparse_ok: but conv=sparse's seeks). */
-static bool is_plain(const struct dd_options *opt, bool sparse_ok)
+/* Plain: nothing looks at the bytes, but for the conversions allowed
+ * (CONV_SPARSE: conv=sparse's seeks, or 0). */
+static bool is_plain(const struct dd_options *opt, unsigned allowed)
 {
-	unsigned looking = CONV_SYNC | CONV_NOERROR | CONV_SWAB
-		| (sparse_ok ? 0 : CONV_SPARSE);
+	unsigned looking = (CONV_SYNC | CONV_NOERROR | CONV_SWAB | CONV_SPARSE)
+		& ~allowed;
 
 	return !opt->reshaping && !(opt->conv & looking)
 		&& opt->ibs == opt->obs
@@ -100,11 +102,12 @@ static bool read_ahead_pays(const struct dd_options *opt,
 		return false;
 	if (opt->conv & CONV_SPARSE)
 		return ENABLE_FEATURE_DD_CONV && S_ISREG(out->st.st_mode)
-			&& is_plain(opt, true);
+			&& is_plain(opt, CONV_SPARSE);
 	return plain && io_end_is_pipe(out) && opt->obs <= PIPE_BUF;
 }
 
-/* Pipe -> file through dd's pipe pays above 64 KiB (BENCH_ONLY=crossover). */
+/* Pipe -> file through dd's pipe pays from this record size on (measured:
+ * make bench BENCH_ONLY=crossover). */
 enum { PIPE_TO_FILE_MIN_RECORD = 64 << 10 };
 
 /* The movers and the batches need both ends known and blocking. */
@@ -131,7 +134,7 @@ static void choose_mover(struct dd_plan *plan, const struct dd_options *opt,
 	/* conv=verify hashes the bytes on their way through. */
 	if (!fast_paths_allowed(in, out) || (opt->conv & CONV_VERIFY) || empty)
 		return;
-	plain = is_plain(opt, false);
+	plain = is_plain(opt, 0);
 	if (read_ahead_pays(opt, in, out, plain)) {
 		plan->mover = MOVER_READ_AHEAD;
 		return;
@@ -180,7 +183,7 @@ void plan_output(struct dd_plan *plan, const struct dd_options *opt,
 	 * looks at the bytes or the reads, and not with oflag=sync/dsync. */
 	plan->batch_size = plan->batch_write = 0;
 	if (!fast_paths_allowed(in, out) || plan->mover != MOVER_RECORDS
-	    || !io_end_is_pipe(in) || !adds_bytes || !is_plain(opt, false)
+	    || !io_end_is_pipe(in) || !adds_bytes || !is_plain(opt, 0)
 	    || (opt->input_flags & FLAG_FULLBLOCK)
 	    || (opt->output_open_flags & (O_SYNC | O_DSYNC))
 	    || obs > BATCH_SIZE / 2)

@@ -4,8 +4,9 @@
 
 #include "dd.h"
 
-BB_NORETURN static void die_cannot_pass(struct dd_run *run, bool input)
+BB_NORETURN static void die_cannot_pass(struct dd_run *run, enum dd_side side)
 {
+	bool input = side == INPUT_SIDE;
 	const struct io_end *end = input ? &run->in : &run->out;
 
 	bb_perror_msg("%s: cannot %s", quote_if_needed(end->name),
@@ -23,9 +24,10 @@ static unsigned char *output_block(struct dd_run *run, struct lazy_buffer *buf)
 
 /* Reads over one block: the input's as a record, the output's (a tape
  * opened read-write) into scratch.  Dies on error as GNU does. */
-static ssize_t read_over(struct dd_run *run, bool input, size_t size,
+static ssize_t read_over(struct dd_run *run, enum dd_side side, size_t size,
 			 struct lazy_buffer *scratch, int lseek_errno)
 {
+	bool input = side == INPUT_SIDE;
 	ssize_t n;
 	size_t got;
 
@@ -41,7 +43,7 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 		n = safe_read(run->out.fd, output_block(run, scratch), size);
 		if (n < 0) {
 			errno = lseek_errno;
-			die_cannot_pass(run, false);
+			die_cannot_pass(run, OUTPUT_SIDE);
 		}
 	}
 	tally_passed(run, input ? (uint64_t)n : 0, input ? 0 : (uint64_t)n);
@@ -50,8 +52,9 @@ static ssize_t read_over(struct dd_run *run, bool input, size_t size,
 
 /* Passes skip= or seek=; returns the input's records not passed because
  * it ended first.  A file that can seek, but not that far, is an error. */
-static uint64_t pass_over(struct dd_run *run, bool input)
+static uint64_t pass_over(struct dd_run *run, enum dd_side side)
 {
+	bool input = side == INPUT_SIDE;
 	const struct dd_options *opt = run->opt;
 	uint64_t records = input ? opt->skip_records : opt->seek_records;
 	uint64_t bytes = input ? opt->skip_bytes : opt->seek_bytes;
@@ -86,7 +89,7 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 			records = (wanted - left) / block;
 			wanted = left;
 			if (lseek(end->fd, (off_t)end->size, SEEK_SET) < 0)
-				die_cannot_pass(run, input);
+				die_cannot_pass(run, side);
 		}
 		tally_passed(run, wanted, 0);
 		return records;
@@ -94,21 +97,21 @@ static uint64_t pass_over(struct dd_run *run, bool input)
 	err = errno;
 	if (lseek(end->fd, 0, SEEK_END) >= 0) {
 		errno = err ? err : EOVERFLOW;
-		die_cannot_pass(run, input);
+		die_cannot_pass(run, side);
 	}
 	/* Each read, however short, passes one block. */
 	while (records || bytes) {
 		size_t size = records ? (size_t)block : (size_t)bytes;
 
-		if (zeros || read_over(run, input, size, &buf, err) == 0) {
+		if (zeros || read_over(run, side, size, &buf, err) == 0) {
 			if (input)
 				break;
 			/* Past the output's end: zero blocks. */
 			if (!zeros)
 				lazy_buffer_free(&buf);
 			zeros = true;
-			if (write_output(run, output_block(run, &buf), size) != size) {
-				report_write_error(run, true);
+			if (write_whole(run, output_block(run, &buf), size) != size) {
+				report_write_error(run, WRITE_BLOCK);
 				die_with_summary(run);
 			}
 			tally_passed(run, 0, size);
@@ -128,7 +131,7 @@ void skip_input(struct dd_run *run)
 {
 	uint64_t before = run->tally.in_offset;
 
-	skip_short = pass_over(run, true) != 0
+	skip_short = pass_over(run, INPUT_SIDE) != 0
 		|| (!run->plan.skip_overflow
 		    && run->plan.skip_offset != run->tally.in_offset - before);
 }
@@ -139,5 +142,5 @@ void seek_output(struct dd_run *run)
 	if (skip_short && run->opt->status != STATUS_NONE)
 		bb_error_msg("%s: cannot skip to specified offset",
 			     quote_if_needed(run->in.name));
-	pass_over(run, false);
+	pass_over(run, OUTPUT_SIDE);
 }

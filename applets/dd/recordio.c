@@ -15,6 +15,9 @@ static struct {
 	bool warned;
 } reads;
 
+/* How much the next record may read: ibs, or what count= in bytes leaves
+ * for the last one (less what a carried record read already); false
+ * once count= is reached. */
 bool next_record_size(const struct dd_run *run, size_t *size)
 {
 	const struct dd_options *opt = run->opt;
@@ -28,6 +31,8 @@ bool next_record_size(const struct dd_run *run, size_t *size)
 	return true;
 }
 
+/* The reads that follow are steps of one record of `whole` bytes, `before`
+ * of them already read (records.c); whole = 0 ends that. */
 void read_steps_at(size_t whole, size_t before)
 {
 	reads.steps_whole = whole;
@@ -43,6 +48,7 @@ static bool follows_short_read(size_t size)
 		&& (size_t)reads.prev_read < asked;
 }
 
+/* GNU's partial-read warning, for a read of size that returned n. */
 void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 {
 	if (n > 0 && run->plan.warn_partial_read && !reads.warned
@@ -57,6 +63,7 @@ void note_read_size(struct dd_run *run, ssize_t n, size_t size)
 	reads.prev_read = n < 0 ? n : (ssize_t)reads.steps_before + n;
 }
 
+/* One read(2) of the input, restarted after acting on a signal. */
 ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 {
 	ssize_t n;
@@ -82,11 +89,14 @@ static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
 			return false;
 	capacity = pipe_capacity_now(&run->in);
 	if (capacity > run->ibuf.capacity)
-		grow_buffer(run, false, capacity < size ? capacity : size);
+		grow_buffer(run, INPUT_SIDE, capacity < size ? capacity : size);
 	return true;
 }
 
-/* A read that fills a buffer below size grows it (docs/design.md). */
+/* Read a record of up to size bytes into ibuf as one read(2) would (or
+ * iflag=fullblock's reads): its length, 0 at end, or -1 with errno; *got
+ * is what ibuf holds (after a failed fullblock read, what came before).
+ * A read that fills a buffer below size grows it (docs/design.md). */
 ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
@@ -128,9 +138,9 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 				held = capacity - *got;
 			if (!held)
 				break;
-			grow_buffer(run, false, *got + held);
+			grow_buffer(run, INPUT_SIDE, *got + held);
 		} else {
-			grow_buffer(run, false, *got + 1);
+			grow_buffer(run, INPUT_SIDE, *got + 1);
 		}
 		if (!in_steps)
 			read_steps_at(size, *got);
@@ -140,8 +150,11 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 	return n < 0 && (!*got || fullblock) ? -1 : (ssize_t)*got;
 }
 
-/* Like GNU, drop O_DIRECT for a short last block; fsync it at the end. */
-size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
+/* Write a whole record or output block (GNU's iwrite): how many bytes
+ * were written, fewer with errno set.  A short one is the output's last,
+ * which O_DIRECT can't write: as GNU, O_DIRECT goes off for it, and the
+ * file is fsynced at the end. */
+size_t write_whole(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	const struct dd_options *opt = run->opt;
 
@@ -156,9 +169,11 @@ size_t write_output(struct dd_run *run, const unsigned char *data, size_t len)
 			bb_perror_msg("failed to turn off O_DIRECT: %s",
 				      quote_if_needed(run->out.name));
 	}
-	return write_step(run, data, len);
+	return write_bytes(run, data, len);
 }
 
+/* conv=sparse: seek over len bytes of zeros instead of writing them.
+ * False where the output can't seek (then they must be written). */
 bool seek_over_zeros(struct dd_run *run, size_t len)
 {
 	if (!run->sparse_off && lseek(run->out.fd, (off_t)len, SEEK_CUR) >= 0) {
@@ -170,7 +185,11 @@ bool seek_over_zeros(struct dd_run *run, size_t len)
 	return false;
 }
 
-size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
+/* Write len bytes as they are (a step of a large record, what a mover
+ * hands over), through conv=sparse's seeks and conv=verify's held block
+ * to the transfer layer's write loop: how many were written, fewer with
+ * errno set.  Never drops O_DIRECT (write_whole does). */
+size_t write_bytes(struct dd_run *run, const unsigned char *data, size_t len)
 {
 	size_t done = 0, held = 0;
 
@@ -189,22 +208,26 @@ size_t write_step(struct dd_run *run, const unsigned char *data, size_t len)
 	return done;
 }
 
-void report_write_error(struct dd_run *run, bool block)
+/* The one report of a write error, in GNU's words for what was written. */
+void report_write_error(struct dd_run *run, enum dd_write what)
 {
-	bb_perror_msg(block ? "writing to %s" : "error writing %s",
+	bb_perror_msg(what == WRITE_BLOCK ? "writing to %s" : "error writing %s",
 		      quote_always(run->out.name));
 }
 
-enum dd_stop write_tallied(struct dd_run *run, const unsigned char *data,
-			   size_t len, bool block)
+/* write_whole, then tally_write: STOP_NONE, or a short write reported
+ * and STOP_BLOCK_FAILED (a block of the output buffer) or
+ * STOP_WRITE_FAILED. */
+enum dd_stop write_counted(struct dd_run *run, const unsigned char *data,
+			   size_t len, enum dd_write what)
 {
-	size_t n = write_output(run, data, len);
+	size_t n = write_whole(run, data, len);
 
 	tally_write(run, n, len);
 	if (n == len)
 		return STOP_NONE;
-	report_write_error(run, block);
-	return block ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
+	report_write_error(run, what);
+	return what == WRITE_BLOCK ? STOP_BLOCK_FAILED : STOP_WRITE_FAILED;
 }
 
 /* A record of n bytes was read, or its rest (0: noerror,sync's lost block). */
@@ -225,7 +248,7 @@ void tally_write(struct dd_run *run, size_t written, size_t wanted)
 {
 	struct dd_tally *t = &run->tally;
 
-	tally_moved(run, written, false);
+	tally_output(run, written);
 	if (written == wanted && t->carry_out + wanted == run->opt->obs)
 		t->out_full++;
 	else if (written || t->carry_out)
@@ -245,13 +268,19 @@ void tally_carry_ends(struct dd_run *run)
 	t->carry_in = t->carry_out = 0;
 }
 
-/* A zero-copy step moved n bytes (made, not read, for zeros). */
-void tally_moved(struct dd_run *run, uint64_t n, bool from_input)
+/* n bytes reached the output (from a read already counted, or made,
+ * such as zeros). */
+void tally_output(struct dd_run *run, uint64_t n)
 {
-	if (from_input)
-		run->tally.in_offset += n;
 	run->tally.out_offset += n;
 	run->tally.bytes_out += n;
+}
+
+/* A step moved n bytes from the input to the output. */
+void tally_moved(struct dd_run *run, uint64_t n)
+{
+	run->tally.in_offset += n;
+	tally_output(run, n);
 }
 
 /* Bytes read and written of a record whose end is still to come. */
@@ -259,17 +288,18 @@ void tally_carry(struct dd_run *run, size_t read, size_t written)
 {
 	run->tally.in_offset += read;
 	run->tally.carry_in += read;
-	tally_moved(run, written, false);
+	tally_output(run, written);
 	run->tally.carry_out += written;
 }
 
 /* A coalesced copy that moved `moved` bytes counts ibs-sized records:
  * at the end the remainder is a short last one, before it the carry. */
-void tally_coalesced(struct dd_run *run, uint64_t moved, bool at_end)
+void tally_coalesced(struct dd_run *run, uint64_t moved, enum coalesced_at at)
 {
 	struct dd_tally *t = &run->tally;
 	uint64_t ibs = run->opt->ibs;
 	size_t rest = (size_t)(moved % ibs);
+	bool at_end = at == COALESCED_AT_END;
 
 	t->in_full = t->out_full = moved / ibs;
 	t->in_partial = t->out_partial = at_end && rest;

@@ -82,7 +82,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 		if (want == *size || n < 0 || (size_t)n < want)
 			break;
 		tally_carry(run, want, 0);
-		written = write_step(run, run->ibuf.data, want);
+		written = write_bytes(run, run->ibuf.data, want);
 		if (written != want) {
 			/* In as GNU's one read would have returned it. */
 			uint64_t left = run->in.size > run->tally.in_offset
@@ -90,7 +90,7 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 
 			tally_read(run, (size_t)min_u64(*size - want, left));
 			tally_write(run, written, want);
-			report_write_error(run, false);
+			report_write_error(run, WRITE_RECORD);
 			stop = STOP_WRITE_FAILED;
 			break;
 		}
@@ -103,7 +103,10 @@ static enum dd_stop read_record_in_steps(struct dd_run *run, size_t *size,
 	return stop;
 }
 
-enum dd_stop copy_records(struct dd_run *run, bool after_mover)
+/* The record loop: read, convert, write, record by record (or a pipe's
+ * batches), until the input ends, count= is reached or a fault stops it;
+ * then the last output block.  How it ended. */
+enum dd_stop copy_records(struct dd_run *run, enum records_start start)
 {
 	const struct dd_options *opt = run->opt;
 	enum dd_stop stop = STOP_NONE;
@@ -111,18 +114,18 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 
 	/* A record the zero-copy mover read but could not write. */
 	if (run->pending) {
-		stop = write_tallied(run, run->ibuf.data, run->pending, false);
+		stop = write_counted(run, run->ibuf.data, run->pending, WRITE_RECORD);
 		run->pending = 0;
 	}
 	while (stop == STOP_NONE) {
 		size_t size, got = 0, records = 0;
 		ssize_t len;
 
-		if (after_mover)
+		if (start == RECORDS_AFTER_MOVER)
 			transfer_act_on_signals(&run->transfer);
 		else
 			housekeep(run);
-		after_mover = false;
+		start = RECORDS_FROM_START;
 		if (!next_record_size(run, &size)) {
 			stop = STOP_DONE;
 			break;
@@ -165,8 +168,8 @@ enum dd_stop copy_records(struct dd_run *run, bool after_mover)
 		if (run->plan.two_buffers)
 			stop = conv_record(run, run->ibuf.data, (size_t)len);
 		else
-			stop = write_tallied(run, run->ibuf.data, (size_t)len,
-					     false);
+			stop = write_counted(run, run->ibuf.data, (size_t)len,
+					     WRITE_RECORD);
 	}
 	/* The end of the input, count=, or a read error: the last block. */
 	if (run->plan.two_buffers

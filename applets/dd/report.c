@@ -1,18 +1,22 @@
 /* report.c - the summary, the status=progress line and the exit status,
  * in GNU's format; each line is written with one write(2). */
 #include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dd.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
-enum { LINE_SIZE = 512, SECOND_NS = 1000000000 };
+enum { LINE_SIZE = 512 };
 
 static struct {
 	int exit_status;                 /* EXIT_SUCCESS until note_failure */
 	uint64_t start_ns;               /* monotonic start of the copy */
 	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
+	bool writeback_reported;         /* report_writeback_error spoke */
 } report;
 
 void note_failure(void)
@@ -38,20 +42,20 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 
 	report.shown_bytes = bytes;
 	sizes[0] = '\0';
-	human_readable(si, bytes, 1, 1, 0);
-	human_readable(iec, bytes, 1, 1, 1);
+	human_readable(si, bytes, 1, 1, HUMAN_SI);
+	human_readable(iec, bytes, 1, 1, HUMAN_IEC);
 	if (bytes >= 1024)
 		bb_format(sizes, sizeof(sizes), " (%s, %s)", si, iec);
 	else if (bytes >= 1000)
 		bb_format(sizes, sizeof(sizes), " (%s)", si);
 	if (elapsed)
-		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, 0);
+		rate_text = human_readable(rate, bytes, SECOND_NS, elapsed, HUMAN_SI);
 	if (note) {
 		seconds[HUMAN_BUF_SIZE - 1] = '\0';
 		secs = put_digits(&seconds[HUMAN_BUF_SIZE - 1],
 				  (elapsed + SECOND_NS / 2) / SECOND_NS, 10);
 	} else {
-		secs = format_double_g(seconds, (double)elapsed / 1e9);
+		secs = format_double_g(seconds, (double)elapsed / SECOND_NS);
 	}
 	return bb_format(buf, size, "%llu byte%s%s copied, %s s, %s/s%s",
 			 (unsigned long long)bytes, bytes == 1 ? "" : "s", sizes,
@@ -103,28 +107,86 @@ void print_summary(struct dd_run *run)
 	bb_write_stderr(buf, len);
 }
 
+/* The bytes this copy is to write, where that is known: a job's count
+ * (bmap=), else the least of count= and what the input has after skip=
+ * (a regular file or a device, its size at the start) and a device
+ * output after seek=.  A pipe's end can come anywhere before the
+ * output's, so only an endless input (/dev/zero) goes by the output's
+ * alone.  block and unblock change the length: unknown (UINT64_MAX). */
+static uint64_t expected_bytes(const struct dd_run *run)
+{
+	const struct io_end *in = &run->in, *out = &run->out;
+	uint64_t total = run->plan.count_bytes;
+	uint64_t in_at = in->offset + run->plan.skip_offset;
+	uint64_t out_at = out->offset + run->plan.seek_offset;
+
+	if (run->expected_bytes)
+		return run->expected_bytes;
+	if (run->opt->conv & (CONV_BLOCK | CONV_UNBLOCK))
+		return UINT64_MAX;
+	if (in->size_known)
+		total = min_u64(total, in->size > in_at ? in->size - in_at : 0);
+	if (S_ISBLK(out->st.st_mode) && out->size_known
+	    && (in->size_known || S_ISCHR(in->st.st_mode)))
+		total = min_u64(total, out->size > out_at ? out->size - out_at : 0);
+	return total;
+}
+
+/* "; P%, H:MM:SS left" into note, at the rate so far, while the bytes
+ * written are within the total; else "".  (The counts are below 2^63,
+ * so that their signed conversions to double, the short ones, hold.) */
+static void format_estimate(char *note, size_t size, const struct dd_run *run,
+			    uint64_t now)
+{
+	uint64_t total = expected_bytes(run), bytes = run->tally.bytes_out;
+	double done, left;       /* percent done, seconds left */
+	unsigned secs;
+
+	note[0] = '\0';
+	if (!bytes || bytes > total || total > INT64_MAX)
+		return;
+	/* bytes x 100 / total is exact where it is whole */
+	done = (double)(int64_t)bytes * 100 / (double)(int64_t)total;
+	left = (double)(int64_t)(now - report.start_ns) / SECOND_NS
+		* (100 - done) / done + 0.5;
+	secs = left < 1e9 ? (unsigned)left : 999999999;
+	bb_format(note, size, "; %u%%, %u:%02u:%02u left", (unsigned)done,
+		  secs / 3600, secs / 60 % 60, secs % 60);
+}
+
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
- * GNU's first line after a second, then twice a second. */
+ * GNU's first line after a second, then twice a second.  GNU's line,
+ * then note (NULL: the estimate), which a terminal too narrow for it
+ * does not get: a line that wraps can't be rewritten in place.  (The
+ * width is asked for each line: a window may be resized.) */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
-	char buf[LINE_SIZE];
+	char buf[LINE_SIZE], estimate[64];
+	struct winsize ws;
 	size_t len;
 
 	if (!line_due(&report.progress.pacer, now))
 		return;
 	report.progress.pacer.interval_ns = SECOND_NS / 2;
 	report.progress.pacer.next_ns = now + SECOND_NS / 2;
+	if (!note) {
+		format_estimate(estimate, sizeof(estimate), run, now);
+		note = estimate;
+	}
 	len = format_transfer(buf, sizeof(buf), run, now, note);
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col
+	    && len >= ws.ws_col)
+		len -= strlen(note);
 	progress_line_show(&report.progress, buf, len);
 }
 
 /* A line of a job's own (conv=verify's read-back) in the progress
- * line's place, at most twice a second unless forced. */
-void show_job_progress(const char *text, size_t len, bool force)
+ * line's place: now, or when due, twice a second from the last "now". */
+void show_job_progress(const char *text, size_t len, enum line_when when)
 {
 	uint64_t now = monotonic_ns();
 
-	if (force)
+	if (when == LINE_NOW)
 		line_pacer_start(&report.progress.pacer, now, SECOND_NS / 2);
 	else if (!line_due(&report.progress.pacer, now))
 		return;
@@ -160,9 +222,22 @@ void report_seek_error(const struct io_end *end)
 	note_failure();
 }
 
+/* Where GNU's dd meets no write-back error (oflag=nocache's windows, the
+ * write-out before a block device's close), dd reports the one it met
+ * in GNU's words for a failed write.  A failing card fails many
+ * requests: one message says it. */
+void report_writeback_error(const struct io_end *end, int err)
+{
+	note_failure();
+	if (report.writeback_reported)
+		return;
+	report.writeback_reported = true;
+	bb_errno_msg(err, "error writing %s", quote_always(end->name));
+}
+
 void maybe_print_progress(struct dd_run *run)
 {
-	print_progress(run, monotonic_ns(), "");
+	print_progress(run, monotonic_ns(), NULL);
 }
 
 void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
@@ -174,7 +249,7 @@ void maybe_print_sync_progress(struct dd_run *run, uint64_t left)
 	/* Twice a second from now on, the next line no later. */
 	pacer->interval_ns = SECOND_NS / 2;
 	pacer->next_ns = min_u64(pacer->next_ns, now + pacer->interval_ns);
-	human_readable(human, left, 1, 1, 0);
+	human_readable(human, left, 1, 1, HUMAN_SI);
 	bb_format(note, sizeof(note), "; syncing, %s left", human);
 	print_progress(run, now, note);
 }

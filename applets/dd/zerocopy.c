@@ -8,7 +8,7 @@
 
 enum {
 	COALESCED_STEP = 64 << 20,    /* progress and SIGUSR1 still come soon */
-	WHOLE_PIPE_STEP = 64 << 10,   /* a 64 KiB pipe goes best filled whole */
+	WHOLE_PIPE_STEP = 64 << 10,   /* the default pipe, filled whole */
 	READ_AHEAD_SIZE = 256 << 10,
 	WRITTEN_ZEROS_SIZE = 1 << 20, /* COPY_WRITE_ZEROS's never-written zeros */
 };
@@ -27,7 +27,7 @@ static bool input_at_end(const struct dd_run *run, const struct copy_channel *ch
 static bool turn_reaches_count(struct dd_run *run, uint64_t moved,
 			       uint64_t limit)
 {
-	tally_coalesced(run, moved, false);
+	tally_coalesced(run, moved, COALESCED_SO_FAR);
 	housekeep(run);
 	return moved >= limit;
 }
@@ -54,7 +54,10 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 
 		if (n > 0) {
 			moved += (uint64_t)n;
-			tally_moved(run, (uint64_t)n, !ch->zeros);
+			if (ch->zeros)
+				tally_output(run, (uint64_t)n);
+			else
+				tally_moved(run, (uint64_t)n);
 			continue;
 		}
 		if (n < 0 && transfer_retry(&run->transfer))
@@ -62,7 +65,7 @@ static bool copy_coalesced(struct dd_run *run, struct copy_channel *ch)
 		at_end = n == 0 && input_at_end(run, ch);
 		break;
 	}
-	tally_coalesced(run, moved, at_end);
+	tally_coalesced(run, moved, at_end ? COALESCED_AT_END : COALESCED_SO_FAR);
 	return at_end;
 }
 
@@ -78,7 +81,7 @@ static bool drain_record(struct dd_run *run, struct copy_channel *ch)
 		if (n > 0) {
 			written += (size_t)n;
 		} else if (n == 0 || !transfer_retry(&run->transfer)) {
-			grow_buffer(run, false, ch->in_pipe);
+			grow_buffer(run, INPUT_SIDE, ch->in_pipe);
 			run->pending = copy_channel_take_back(ch, run->ibuf.data);
 			tally_carry(run, 0, written);
 			return false;
@@ -155,7 +158,7 @@ static bool write_ahead_piece(struct dd_run *run, const unsigned char *data,
 		*done = len;
 		return true;
 	}
-	*done = write_step(run, data, len);
+	*done = write_bytes(run, data, len);
 	return *done == len;
 }
 
@@ -207,7 +210,7 @@ static bool copy_read_ahead(struct dd_run *run)
 				break;
 			if (hole > 0) {
 				moved += (uint64_t)hole;
-				tally_moved(run, (uint64_t)hole, true);
+				tally_moved(run, (uint64_t)hole);
 				continue;
 			}
 			n = read_restarting(run, buf.data,
@@ -224,7 +227,7 @@ static bool copy_read_ahead(struct dd_run *run)
 		at += done;
 		held -= done;
 		moved += done;
-		tally_moved(run, done, true);
+		tally_moved(run, done);
 		if (!whole && !(done == 0 && transfer_retry(&run->transfer)))
 			break;
 	}
@@ -235,11 +238,14 @@ static bool copy_read_ahead(struct dd_run *run)
 		report_seek_error(&run->in);
 		at_end = true;
 	}
-	tally_coalesced(run, moved, at_end);
+	tally_coalesced(run, moved, at_end ? COALESCED_AT_END : COALESCED_SO_FAR);
 	lazy_buffer_free(&buf);
 	return at_end;
 }
 
+/* The zero-copy mover plan.c picked: true when it finished the copy (or
+ * lost its place, reported); false hands the rest to the record loop,
+ * where it stands. */
 bool copy_zerocopy(struct dd_run *run)
 {
 	const struct dd_plan *plan = &run->plan;

@@ -95,139 +95,147 @@ static const unsigned table_convs[8] = {
 	CONV_ASCII | CONV_LCASE, CONV_EBCDIC | CONV_UCASE,
 };
 
+/* The conversions a mode byte asks for, as the operand parser would
+ * leave them; false for a combination it refuses. */
+static bool options_from(struct dd_options *opt, unsigned mode, uint64_t cbs,
+			 uint64_t ibs)
+{
+	memset(opt, 0, sizeof(*opt));
+	opt->ibs = ibs;
+	opt->obs = 512;
+	opt->cbs = cbs;
+	opt->conv = table_convs[(mode >> 4) & 7];
+	if ((mode & 3) == 1)
+		opt->conv |= CONV_BLOCK;
+	if ((mode & 3) == 2)
+		opt->conv |= CONV_UNBLOCK;
+	if (mode & 4)
+		opt->conv |= CONV_SWAB;
+	if (mode & 8)
+		opt->conv |= CONV_SYNC;
+	if (!ENABLE_FEATURE_DD_CONV)
+		opt->conv &= CONV_SWAB | CONV_SYNC;
+	/* ascii implies unblock, ebcdic/ibm block, as operands.c has it. */
+	if (opt->conv & CONV_ASCII)
+		opt->conv |= CONV_UNBLOCK;
+	if (opt->conv & (CONV_EBCDIC | CONV_IBM))
+		opt->conv |= CONV_BLOCK;
+	if ((opt->conv & CONV_BLOCK) && (opt->conv & CONV_UNBLOCK))
+		return false;   /* refused by the operand parser */
+	if ((mode & 0x80) && !(opt->conv & CONV_BLOCK))
+		opt->cbs = ((uint64_t)1 << 62) + cbs;   /* never reached */
+	return true;
+}
+
+/* Feed d[0..n) to the converter in records of pseudo-random lengths in
+ * [1, ibs], as reads give them; what went in is kept in stream. */
+static void feed_records(struct dd_run *run, const uint8_t *d, size_t n,
+			 unsigned seed, struct bytes *stream)
+{
+	const struct dd_options *opt = run->opt;
+	size_t ibs = (size_t)opt->ibs;
+	unsigned char pad = opt->conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0;
+	unsigned char *rec = malloc(ibs);
+	uint32_t x = seed * 2654435761u + 1;
+
+	FUZZ_CHECK(rec != NULL);
+	for (size_t i = 0; i < n; ) {
+		size_t len;
+
+		x = x * 1103515245u + 12345u;
+		len = (size_t)((x >> 8) % ibs) + 1;
+		if (len > n - i)
+			len = n - i;
+		memcpy(rec, d + i, len);
+		i += len;
+		if (opt->conv & CONV_SYNC) {
+			memset(rec + len, pad, ibs - len);
+			len = ibs;
+		}
+		put(stream, rec, len);
+		conv_record(run, rec, len);
+	}
+	free(rec);
+	conv_finish(run);
+}
+
+/* The reference of what went in: translate, swab, shape into ref;
+ * returns the lines block cut. */
+static uint64_t reference(const struct dd_run *run, struct bytes *stream,
+			  struct bytes *ref)
+{
+	const struct dd_options *opt = run->opt;
+	unsigned char space = ' ', newline = '\n';
+	unsigned char *s = stream->p;
+	size_t n = stream->n;
+	uint64_t cbs = opt->cbs, truncated = 0;
+
+	if (ENABLE_FEATURE_DD_CONV && (opt->conv & (CONV_EBCDIC | CONV_IBM))) {
+		space = 0x40;
+		newline = 0x25;
+	}
+	if (ENABLE_FEATURE_DD_CONV)
+		for (size_t i = 0; i < n; i++)
+			s[i] = run->conv.table[s[i]];
+	if (opt->conv & CONV_SWAB)
+		for (size_t i = 0; i + 1 < n; i += 2) {
+			unsigned char c = s[i];
+			s[i] = s[i + 1];
+			s[i + 1] = c;
+		}
+	if (ENABLE_FEATURE_DD_CONV && (opt->conv & CONV_BLOCK)) {
+		for (size_t i = 0, j; i < n; i = j + 1) {   /* past the newline */
+			for (j = i; j < n && s[j] != newline; j++)
+				;
+			if (j - i > cbs) {
+				put(ref, s + i, cbs);
+				truncated++;
+			} else {
+				put(ref, s + i, j - i);
+				put_repeat(ref, space, cbs - (j - i));
+			}
+		}
+		FUZZ_CHECK(out_len % cbs == 0);
+	} else if (ENABLE_FEATURE_DD_CONV && (opt->conv & CONV_UNBLOCK)) {
+		for (size_t i = 0; i < n; ) {
+			size_t len = n - i < cbs ? n - i : (size_t)cbs;
+			size_t keep = len;
+
+			while (keep && s[i + keep - 1] == space)
+				keep--;
+			put(ref, s + i, keep);
+			put(ref, &newline, 1);
+			i += len;
+		}
+		/* Each record's newline follows a non-space or nothing. */
+		FUZZ_CHECK(out_len == 0 || out[out_len - 1] == newline);
+	} else if (n) {
+		put(ref, s, n);
+	}
+	return truncated;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct dd_options opt;
 	struct dd_run run;
 	struct bytes stream = { 0 }, ref = { 0 };
-	unsigned mode, seed;
-	uint64_t cbs, ibs, truncated = 0;
-	size_t ndata;
-	const uint8_t *d;
-	unsigned char pad;
+	uint64_t truncated;
 
 	if (size < 7 || size > 8192)
 		return 0;
-	mode = data[0];
-	cbs = (uint64_t)(data[1] | data[2] << 8) % 300 + 1;
-	ibs = (uint64_t)(data[3] | data[4] << 8) % 257 + 1;
-	seed = data[5] | (unsigned)data[6] << 8;
-	d = data + 7;
-	ndata = size - 7;
-
-	memset(&opt, 0, sizeof(opt));
-	opt.ibs = ibs;
-	opt.obs = 512;
-	opt.cbs = cbs;
-	opt.conv = table_convs[(mode >> 4) & 7];
-	if ((mode & 3) == 1)
-		opt.conv |= CONV_BLOCK;
-	if ((mode & 3) == 2)
-		opt.conv |= CONV_UNBLOCK;
-	if (mode & 4)
-		opt.conv |= CONV_SWAB;
-	if (mode & 8)
-		opt.conv |= CONV_SYNC;
-	if (!ENABLE_FEATURE_DD_CONV)
-		opt.conv &= CONV_SWAB | CONV_SYNC;
-	/* ascii implies unblock, ebcdic/ibm block, as operands.c has it. */
-	if (opt.conv & CONV_ASCII)
-		opt.conv |= CONV_UNBLOCK;
-	if (opt.conv & (CONV_EBCDIC | CONV_IBM))
-		opt.conv |= CONV_BLOCK;
-	if ((opt.conv & CONV_BLOCK) && (opt.conv & CONV_UNBLOCK))
-		return 0;   /* refused by the operand parser */
-	if ((mode & 0x80) && !(opt.conv & CONV_BLOCK))
-		opt.cbs = cbs = ((uint64_t)1 << 62) + cbs;   /* never reached */
-
+	if (!options_from(&opt, data[0],
+			  (uint64_t)(data[1] | data[2] << 8) % 300 + 1,
+			  (uint64_t)(data[3] | data[4] << 8) % 257 + 1))
+		return 0;
 	/* A fresh run, as a fresh process would have it. */
 	out_len = 0;
 	memset(&run, 0, sizeof(run));
 	run.opt = &opt;
 	conv_init(&run.conv, &opt);
-
-	/* Feed records of pseudo-random lengths in [1, ibs], as reads give. */
-	pad = opt.conv & (CONV_BLOCK | CONV_UNBLOCK) ? ' ' : 0;
-	{
-		unsigned char *rec = malloc(ibs);
-		uint32_t x = seed * 2654435761u + 1;
-
-		FUZZ_CHECK(rec != NULL);
-		for (size_t i = 0; i < ndata; ) {
-			size_t len;
-
-			x = x * 1103515245u + 12345u;
-			len = (size_t)((x >> 8) % ibs) + 1;
-			if (len > ndata - i)
-				len = ndata - i;
-			memcpy(rec, d + i, len);
-			i += len;
-			if (opt.conv & CONV_SYNC) {
-				memset(rec + len, pad, ibs - len);
-				len = ibs;
-			}
-			put(&stream, rec, len);
-			conv_record(&run, rec, len);
-		}
-		free(rec);
-	}
-	conv_finish(&run);
-
-	/* The reference: translate, swab, shape. */
-	{
-		unsigned char space = ' ', newline = '\n';
-		unsigned char *s = stream.p;
-		size_t n = stream.n;
-
-		if (ENABLE_FEATURE_DD_CONV && (opt.conv & (CONV_EBCDIC | CONV_IBM))) {
-			space = 0x40;
-			newline = 0x25;
-		}
-		if (ENABLE_FEATURE_DD_CONV)
-			for (size_t i = 0; i < n; i++)
-				s[i] = run.conv.table[s[i]];
-		if (opt.conv & CONV_SWAB)
-			for (size_t i = 0; i + 1 < n; i += 2) {
-				unsigned char c = s[i];
-				s[i] = s[i + 1];
-				s[i + 1] = c;
-			}
-		if (ENABLE_FEATURE_DD_CONV && (opt.conv & CONV_BLOCK)) {
-			size_t i = 0;
-
-			while (i < n) {
-				size_t j = i;
-
-				while (j < n && s[j] != newline)
-					j++;
-				if (j - i > cbs) {
-					put(&ref, s + i, cbs);
-					truncated++;
-				} else {
-					put(&ref, s + i, j - i);
-					put_repeat(&ref, space, cbs - (j - i));
-				}
-				i = j + 1;   /* past the newline (or the end) */
-			}
-			FUZZ_CHECK(out_len % cbs == 0);
-		} else if (ENABLE_FEATURE_DD_CONV && (opt.conv & CONV_UNBLOCK)) {
-			for (size_t i = 0; i < n; ) {
-				size_t len = n - i < cbs ? n - i : (size_t)cbs;
-				size_t keep = len;
-
-				while (keep && s[i + keep - 1] == space)
-					keep--;
-				put(&ref, s + i, keep);
-				put(&ref, &newline, 1);
-				i += len;
-			}
-			/* Each record's newline follows a non-space or nothing. */
-			FUZZ_CHECK(out_len == 0 || out[out_len - 1] == newline);
-		} else if (n) {
-			put(&ref, s, n);
-		}
-	}
-
+	feed_records(&run, data + 7, size - 7, data[5] | (unsigned)data[6] << 8,
+		     &stream);
+	truncated = reference(&run, &stream, &ref);
 	FUZZ_CHECK(out_len == ref.n);
 	FUZZ_CHECK(out_len == 0 || memcmp(out, ref.p, out_len) == 0);
 	FUZZ_CHECK(run.tally.truncated_records == truncated);

@@ -75,11 +75,56 @@ static void pipe_end(struct io_end *e, int flags)
 	e->status_flags = flags;
 }
 
+/* plan_output: zero-copy only for plain copies, and batches from a
+ * pipe; run's input is a regular file whose copy starts at start. */
+static void check_movers(const struct dd_options *o, struct dd_run *run,
+			 uint64_t start, uint64_t file_size)
+{
+	struct io_end out, pipe_in;
+	struct dd_plan piped;
+
+	/* The mover: zero-copy only for plain copies. */
+	pipe_end(&out, O_WRONLY);
+	run->in.status_flags = O_RDONLY;
+	plan_output(&run->plan, o, &run->in, &out);
+	if (run->plan.mover != MOVER_RECORDS) {
+		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY);
+		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs);
+		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
+		/* Into a pipe, writes of at most PIPE_BUF keep their size. */
+		FUZZ_CHECK(run->plan.mover == (o->obs > 4096 ? MOVER_COALESCED
+					      : MOVER_READ_AHEAD));
+		FUZZ_CHECK(o->obs > 4096 || o->input_path);
+		FUZZ_CHECK(start < file_size);
+	}
+
+	/* From a pipe: batches of whole records, only for plain copies
+	 * that look at no single read or write; at most 64 KiB, and into a
+	 * pipe writes of at most PIPE_BUF (or one record). */
+	piped = run->plan;
+	pipe_end(&pipe_in, O_RDONLY);
+	plan_output(&piped, o, &pipe_in, &out);
+	if (piped.batch_size) {
+		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY && piped.mover == MOVER_RECORDS);
+		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs);
+		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
+		FUZZ_CHECK(!(o->input_flags & FLAG_FULLBLOCK));
+		/* iflag=sync or dsync change nothing for reads of a pipe. */
+		FUZZ_CHECK(!((o->input_open_flags | o->output_open_flags)
+			     & O_DIRECT));
+		FUZZ_CHECK(!(o->output_open_flags & (O_SYNC | O_DSYNC)));
+		FUZZ_CHECK(piped.batch_size <= 65536
+			   && piped.batch_size >= 2 * o->obs
+			   && piped.batch_size % o->obs == 0);
+		FUZZ_CHECK(piped.batch_write % o->obs == 0
+			   && piped.batch_write <= (o->obs > 4096 ? o->obs : 4096));
+	}
+
+}
+
 static void check_plan(const struct dd_options *o, uint64_t file_size)
 {
 	struct dd_run run;
-	struct io_end out, pipe_in;
-	struct dd_plan piped;
 	uint64_t skip = 0, seek = 0, count = 0;
 	bool skip_fits, seek_fits, count_fits;
 	uint64_t start, want;
@@ -132,42 +177,7 @@ static void check_plan(const struct dd_options *o, uint64_t file_size)
 	FUZZ_CHECK(run.plan.ibuf_size == want);
 	FUZZ_CHECK(!run.plan.two_buffers || run.plan.obuf_size <= o->obs);
 
-	/* The mover: zero-copy only for plain copies. */
-	pipe_end(&out, O_WRONLY);
-	run.in.status_flags = O_RDONLY;
-	plan_output(&run.plan, o, &run.in, &out);
-	if (run.plan.mover != MOVER_RECORDS) {
-		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY);
-		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs);
-		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
-		/* Into a pipe, writes of at most PIPE_BUF keep their size. */
-		FUZZ_CHECK(run.plan.mover == (o->obs > 4096 ? MOVER_COALESCED
-					      : MOVER_READ_AHEAD));
-		FUZZ_CHECK(o->obs > 4096 || o->input_path);
-		FUZZ_CHECK(start < file_size);
-	}
-
-	/* From a pipe: batches of whole records, only for plain copies
-	 * that look at no single read or write; at most 64 KiB, and into a
-	 * pipe writes of at most PIPE_BUF (or one record). */
-	piped = run.plan;
-	pipe_end(&pipe_in, O_RDONLY);
-	plan_output(&piped, o, &pipe_in, &out);
-	if (piped.batch_size) {
-		FUZZ_CHECK(ENABLE_FEATURE_ZEROCOPY && piped.mover == MOVER_RECORDS);
-		FUZZ_CHECK(!o->reshaping && o->ibs == o->obs);
-		FUZZ_CHECK(!(o->conv & (CONV_SYNC | CONV_NOERROR | CONV_SPARSE)));
-		FUZZ_CHECK(!(o->input_flags & FLAG_FULLBLOCK));
-		/* iflag=sync or dsync change nothing for reads of a pipe. */
-		FUZZ_CHECK(!((o->input_open_flags | o->output_open_flags)
-			     & O_DIRECT));
-		FUZZ_CHECK(!(o->output_open_flags & (O_SYNC | O_DSYNC)));
-		FUZZ_CHECK(piped.batch_size <= 65536
-			   && piped.batch_size >= 2 * o->obs
-			   && piped.batch_size % o->obs == 0);
-		FUZZ_CHECK(piped.batch_write % o->obs == 0
-			   && piped.batch_write <= (o->obs > 4096 ? o->obs : 4096));
-	}
+	check_movers(o, &run, start, file_size);
 
 	if (!FUZZ_TRY)
 		return;   /* "memory exhausted by ... buffer": a clean death */

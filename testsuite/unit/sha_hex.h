@@ -1,8 +1,7 @@
 /*
  * sha_hex.h - SHA-1 and SHA-256 of some bytes, in lower-case hex, for
- * the tests that check digests (test_sha) or write them into a map
- * (test_bmapfile).  Both at once: test_sha compares the two side by
- * side anyway.
+ * the tests that write them into a map (test_bmapfile).  Both at once:
+ * a map may ask for either.
  */
 #ifndef ZEROBOX_SHA_HEX_H
 #define ZEROBOX_SHA_HEX_H

@@ -152,7 +152,7 @@ static const struct broken {
 } broken[] = {
 	{ "version 3", "\"2.0\"", "\"3.0\"", "above 2.x" },
 	{ "no version", " version=\"2.0\"", "", "no version" },
-	{ "bad version", "\"2.0\"", "\"two\"", "MAJOR.MINOR" },
+	{ "bad version", "\"2.0\"", "\"two\"", "no version MAJOR.MINOR" },
 	{ "descending", "> 3 - 5 <", "> 0 <", "ascending" },
 	{ "overlapping", ">9<", ">5<", "ascending" },
 	{ "past the end", ">9<", ">10<", "past the image" },
@@ -165,11 +165,12 @@ static const struct broken {
 	{ "too big", "> 40000 <", "> 99999999999999999999 <", "decimal" },
 	{ "duplicate", "  <BlockMap>", "<BlockSize>1</BlockSize><BlockMap>", "twice" },
 	{ "header after BlockMap", "  <ChecksumType> sha256 </ChecksumType>\n", "",
-	  "header is complete" },
+	  "header is incomplete" },
 	{ "checksum type", "> sha256 <", "> md5 <", "neither" },
 	{ "range checksum", "'" SUM64 "'", "'abc'", "range checksum" },
 	{ "range text", "> 1 <", "> 1-2-3 <", "FIRST" },
-	{ "mismatched end tag", "</BlockMap>", "</BlockMop>", "does not match" },
+	{ "mismatched end tag", "</BlockMap>", "</BlockMop>", "well-formed" },
+	{ "attribute without quotes", "version=\"2.0\"", "version=2.0", "well-formed" },
 	{ "doctype", "<bmap", "<!DOCTYPE x><bmap", "DOCTYPE" },
 	{ "another root", "<bmap version", "<map version", "no <bmap>" },
 	{ "text outside", "</bmap>\n", "</bmap>\ntrailing", "outside" },
@@ -251,11 +252,11 @@ int main(void)
 		     variant("@SUM@", "0123"), "checksum");
 	expect_error("no file checksum",
 		     variant("<BmapFileChecksum> @SUM@ </BmapFileChecksum>", ""),
-		     "no checksum of its own");
+		     "has no checksum");
 	expect_error("a sha1-sized checksum in a sha256 map",
 		     variant("<BmapFileChecksum> @SUM@ </BmapFileChecksum>",
 			     "<BmapFileChecksum>" SUM40 "</BmapFileChecksum>"),
-		     "not of the checksum type");
+		     "digest of its type");
 	unit_end();
 
 	unit_begin("bmap: every prefix of a good map is refused");

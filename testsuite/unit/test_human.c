@@ -125,7 +125,7 @@ static void test_ties(void)
 	unit_begin("rates at exact decimal ties");
 	for (i = 0; i < sizeof(ties) / sizeof(ties[0]); i++) {
 		human_readable(buf, ties[i].amount, ties[i].multiplier,
-			       ties[i].divisor, 0);
+			       ties[i].divisor, HUMAN_SI);
 		if (LDBL_MANT_DIG == 64 || strcmp(buf, ties[i].other) != 0)
 			CHECK_STR(buf, ties[i].want);
 	}
@@ -139,9 +139,9 @@ static void test_bytes(void)
 
 	unit_begin("byte counts (integer path)");
 	for (i = 0; i < sizeof(bytes) / sizeof(bytes[0]); i++) {
-		CHECK_STR(human_readable(buf, bytes[i].bytes, 1, 1, 0),
+		CHECK_STR(human_readable(buf, bytes[i].bytes, 1, 1, HUMAN_SI),
 			  bytes[i].si);
-		CHECK_STR(human_readable(buf, bytes[i].bytes, 1, 1, 1),
+		CHECK_STR(human_readable(buf, bytes[i].bytes, 1, 1, HUMAN_IEC),
 			  bytes[i].iec);
 	}
 	CHECK(human_readable(buf, 5, 1, 1, 0) == buf);

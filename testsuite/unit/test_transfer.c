@@ -38,7 +38,7 @@ static void on_interrupt(void *client, int sig)
 static struct transfer fresh_transfer(void)
 {
 	reports = interrupts = last_sig = 0;
-	return (struct transfer){ .report = on_report, .interrupted = on_interrupt };
+	return (struct transfer){ .on_info = on_report, .on_interrupt = on_interrupt };
 }
 
 static void test_signals(void)
@@ -54,9 +54,7 @@ static void test_signals(void)
 	CHECK(reports == 3 && interrupts == 0);
 	CHECK(!transfer_act_on_signals(&t) && reports == 3);
 	raise(SIGTERM);
-	errno = EIO;
 	CHECK(transfer_act_on_signals(&t));
-	CHECK(errno == EIO);          /* kept */
 	CHECK(interrupts == 1 && last_sig == SIGTERM && t.stopped_by == SIGTERM);
 	/* Stopped: nothing more is answered, EINTR is not retried. */
 	transfer_catch_signals(CATCH_INFO);
@@ -104,36 +102,43 @@ static pid_t slow_reader(int p[2], int sig)
 	return pid;
 }
 
-static void test_write_loop(void)
+/* transfer_write of 1 MiB into a pipe whose reader sends sig while the
+ * write blocks: how much was written; errno as it left. */
+static size_t write_while_signalled(struct transfer *t, int sig)
 {
 	static unsigned char big[1 << 20];
-	char tmpl[] = "/tmp/test_transfer.XXXXXX", got[16];
-	struct transfer t;
-	int p[2], fd, status;
+	int p[2], status, err;
+	size_t written;
 	pid_t pid;
 
-	unit_begin("transfer_write: a write cut short by SIGUSR1 goes on to the end");
-	t = fresh_transfer();
-	transfer_catch_signals(CATCH_INFO | CATCH_TERMINATE);
+	*t = fresh_transfer();
 	if (pipe(p) != 0)
 		unit_fail("pipe");
-	pid = slow_reader(p, SIGUSR1);
-	CHECK(transfer_write(&t, p[1], big, sizeof(big), -1) == sizeof(big));
-	CHECK(reports == 1);
+	pid = slow_reader(p, sig);
+	errno = 0;
+	written = transfer_write(t, p[1], big, sizeof(big), -1);
+	err = errno;
 	close(p[1]);
 	waitpid(pid, &status, 0);
+	errno = err;
+	return written;
+}
+
+static void test_write_loop(void)
+{
+	char tmpl[] = "/tmp/test_transfer.XXXXXX", got[16];
+	struct transfer t;
+	int fd;
+
+	unit_begin("transfer_write: a write cut short by SIGUSR1 goes on to the end");
+	transfer_catch_signals(CATCH_INFO | CATCH_TERMINATE);
+	CHECK(write_while_signalled(&t, SIGUSR1) == 1 << 20);
+	CHECK(reports == 1);
 	unit_end();
 
 	unit_begin("transfer_write: a stopping signal ends a blocked write, EINTR");
-	t = fresh_transfer();
-	if (pipe(p) != 0)
-		unit_fail("pipe");
-	pid = slow_reader(p, SIGTERM);
-	errno = 0;
-	CHECK(transfer_write(&t, p[1], big, sizeof(big), -1) < sizeof(big));
+	CHECK(write_while_signalled(&t, SIGTERM) < 1 << 20);
 	CHECK(errno == EINTR && t.stopped_by == SIGTERM && interrupts == 1);
-	close(p[1]);
-	waitpid(pid, &status, 0);
 	unit_end();
 
 	unit_begin("transfer_write: at an offset, the file offset untouched; ENOSPC");
@@ -198,8 +203,10 @@ static void line_elsewhere(const void *arg)
 /* On a terminal (a pseudo-terminal's slave): rewritten in place. */
 static void test_on_terminal(void)
 {
+	static const char want[] = "\ra\033[K\nb\033[K\033[1A\rc\033[K\n";
 	struct progress_line line;
 	char out[256];
+	size_t got;
 	ssize_t n;
 	int master = posix_openpt(O_RDWR | O_NOCTTY), slave;
 
@@ -221,9 +228,13 @@ static void test_on_terminal(void)
 	progress_block_show(&line, "a\nb", 3);
 	progress_block_show(&line, "c", 1);
 	progress_line_end(&line);
-	n = read(master, out, sizeof(out) - 1);
-	out[n > 0 ? n : 0] = '\0';
-	CHECK_STR(out, "\ra\033[K\nb\033[K\033[1A\rc\033[K\n");
+	/* A terminal may hand the bytes over in more than one read. */
+	got = 0;
+	while (got < strlen(want) && (n = read(master, out + got,
+					      sizeof(out) - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
+	CHECK_STR(out, want);
 	close(slave);
 	close(master);
 	unit_end();

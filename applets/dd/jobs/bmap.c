@@ -6,12 +6,16 @@
  * The input is read in order, so a pipe works (xzcat img.xz | dd
  * bmap=img.bmap of=/dev/sdX): unmapped input is sought over where the
  * input can seek and read and dropped where it cannot.  Unmapped blocks
- * of the output are left as they are: that is what a bmap means.
+ * of the output are left as they are: that is what a bmap means; with
+ * unmapped=zero the device zeroes them (zeroout.c), so that the output
+ * holds the whole image.
  *
- * The map is read twice, so memory does not grow with it: whole, before
- * the output is opened (bmap_prepare: every check, the map's own
- * checksum, the input's size, the output's), then range by range during
- * the copy.  A map that changed in between fails at its end.
+ * The map is read again for each pass over it, so memory does not grow
+ * with it: whole, before the output is opened (bmap_prepare: every
+ * check, the map's own checksum, the input's size, the output's), then
+ * range by range during the copy, and for conv=verify's read-back, to
+ * which the map's ranges are the extents written.  A map that changed
+ * in between fails at its end.
  */
 //config:config FEATURE_DD_BMAP
 //config:	bool "bmap=FILE: write only the blocks a bmaptool map lists"
@@ -19,21 +23,24 @@
 //config:	depends on DD
 //config:	help
 //config:	  The ranges of bmaptool's map (format 1.0 to 2.x), checksums
-//config:	  checked, the rest of the output left as it is.  Without this,
-//config:	  bmap= is refused.
+//config:	  checked, the rest of the output left as it is (or zeroed,
+//config:	  with unmapped=zero).  Without this, bmap= is refused.
 
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "entries.h"
 #include "bmap.h"
 
-/* Reads and writes go in steps of this much: few syscalls, and peak
- * memory that fits a small board. */
-enum { BMAP_STEP = 1 << 20, BMAP_READ = 4096 };
+/* The map is read this much at a time.  The image moves a record (ibs)
+ * at a time, a larger one in steps of BMAP_STEP_MAX: peak memory that
+ * fits a small board. */
+enum { BMAP_READ = 4096, BMAP_STEP_MAX = 4 << 20 };
 
 struct bmap_state {
 	int fd;
@@ -43,9 +50,15 @@ struct bmap_state {
 	unsigned char text[BMAP_READ];   /* the map's bytes not yet parsed */
 	size_t text_start, text_end;
 	struct lazy_buffer buf;          /* the image's bytes, a step at a time */
+	size_t step;                     /* what one read and one write move */
 	uint64_t in_base, out_base;      /* where the image starts on each side */
 	uint64_t image_pos;              /* image bytes read or passed so far */
 	uint64_t mapped_done;            /* mapped bytes written */
+	/* The walk over the extents (image offsets): the copy's, and
+	 * conv=verify's read-back's. */
+	struct extent_source extents;
+	uint64_t extent_end;             /* where the last extent given ends */
+	bool range_waiting;              /* parser.range, after the gap before it */
 };
 
 static struct bmap_state bmap;
@@ -96,69 +109,121 @@ static void rewind_map(void)
 	bmap.text_start = bmap.text_end = 0;
 }
 
+/* The extents the copy writes, on the output: the map's ranges, and with
+ * unmapped=zero the gaps between them, zeros.  An extent source
+ * (entries.h); ctx is the run's options. */
+static bool next_extent(void *ctx, struct written_extent *e)
+{
+	const struct dd_options *opt = ctx;
+	uint64_t at = bmap.header.image_size;
+
+	/* After the map's end this finds it again. */
+	if (!bmap.range_waiting)
+		bmap.range_waiting = next_range();
+	if (bmap.range_waiting)
+		at = bmap_range_offset(&bmap.header, &bmap.parser.range);
+	e->zeros = opt->zero_unmapped && at > bmap.extent_end;
+	if (e->zeros) {
+		e->offset = bmap.extent_end;
+		e->length = at - bmap.extent_end;
+	} else if (bmap.range_waiting) {
+		e->offset = at;
+		e->length = bmap_range_length(&bmap.header, &bmap.parser.range);
+		bmap.range_waiting = false;
+	} else {
+		return false;
+	}
+	bmap.extent_end = e->offset + e->length;
+	e->offset += bmap.out_base;
+	return true;
+}
+
+static void rewind_extents(void *ctx)
+{
+	(void)ctx;
+	rewind_map();
+	bmap.extent_end = 0;
+	bmap.range_waiting = false;
+}
+
 /* The output must be a file or a block device that holds the image;
  * learned without opening it for writing (a block device opened for
  * writing makes udev look at it again when it is closed). */
 static void check_output(const struct dd_run *run)
 {
 	const char *path = run->opt->output_path;
+	const char *name = path ? path : "standard output";
 	struct stat st;
-	struct io_end end;
+	uint64_t size = UINT64_MAX;
 	int fd;
 
-	if (path ? stat(path, &st) != 0 : fstat(STDOUT_FILENO, &st) != 0) {
-		if (path && errno == ENOENT)
-			return;
-		bb_perror_msg_and_die("cannot stat %s",
-				      quote_always(path ? path : "standard output"));
-	}
-	if (S_ISREG(st.st_mode))
+	/* Not there (or not to be known): opening it says what it is. */
+	if ((path ? stat(path, &st) : fstat(STDOUT_FILENO, &st)) != 0
+	    || S_ISREG(st.st_mode))
 		return;
 	if (!S_ISBLK(st.st_mode))
 		bb_error_msg_and_die("bmap=: %s is neither a file nor a block device",
-				     quote_always(path ? path : "standard output"));
+				     quote_always(name));
 	fd = path ? open(path, O_RDONLY | O_CLOEXEC) : STDOUT_FILENO;
 	if (fd < 0)
-		bb_perror_msg_and_die("failed to open %s", quote_always(path));
-	io_end_learn(&end, fd, path ? path : "standard output");
+		bb_perror_msg_and_die("failed to open %s", quote_always(name));
+	(void)ioctl(fd, BLKGETSIZE64, &size);
 	if (path)
 		close(fd);
-	if (end.size_known && end.size < bmap.header.image_size)
-		bb_error_msg_and_die("bmap=: the image (%llu bytes) does not fit"
-				     " in %s (%llu bytes)",
-				     (unsigned long long)bmap.header.image_size,
-				     quote_always(end.name),
-				     (unsigned long long)end.size);
+	if (size < bmap.header.image_size)
+		bb_error_msg_and_die("bmap=: %s is smaller than the image (%llu bytes)",
+				     quote_always(name),
+				     (unsigned long long)bmap.header.image_size);
+}
+
+/* The input is not the image's size (a pipe says so once read). */
+static void report_input_size(const struct dd_run *run, uint64_t size)
+{
+	bb_error_msg("bmap=: %s is %llu bytes, the bmap's image %llu",
+		     quote_always(run->in.name), (unsigned long long)size,
+		     (unsigned long long)bmap.header.image_size);
+}
+
+/* An image shipped compressed (.img.xz, .img.gz) is the usual reason
+ * for the wrong size: say how to give dd the image itself. */
+static void suggest_decompressing(const struct dd_run *run)
+{
+	unsigned char magic[2] = { 0, 0 };
+
+	(void)pread(run->in.fd, magic, 2, (off_t)bmap.in_base);
+	if ((magic[0] == 0xfd && magic[1] == '7') || (magic[0] == 0x1f && magic[1] == 0x8b))
+		bb_error_msg("%s is compressed: %s it into dd",
+			     quote_always(run->in.name),
+			     magic[0] == 0xfd ? "xzcat" : "zcat");
 }
 
 void bmap_prepare(struct dd_run *run)
 {
-	struct stat st;
+	uint64_t in_size;
 
 	bmap.name = run->opt->bmap_path;
 	bmap.fd = open(bmap.name, O_RDONLY | O_CLOEXEC);
 	if (bmap.fd < 0)
 		bb_perror_msg_and_die("failed to open bmap %s", quote_always(bmap.name));
-	/* Read twice: it must be a file. */
-	if (fstat(bmap.fd, &st) != 0 || !S_ISREG(st.st_mode))
-		bb_error_msg_and_die("bmap %s is not a regular file",
-				     quote_always(bmap.name));
+	/* It is read again for each pass: one that can't seek (a pipe)
+	 * fails here. */
 	rewind_map();
 	while (next_range())
 		continue;
 	bmap.header = bmap.parser.header;
+	run->expected_bytes = bmap.header.mapped_bytes;
 
 	bmap.in_base = run->in.offset;
-	if (run->in.size_known
-	    && run->in.size - min_u64(run->in.size, bmap.in_base) != bmap.header.image_size)
-		bb_error_msg_and_die("bmap=: %s is %llu bytes, the bmap's image %llu",
-				     quote_always(run->in.name),
-				     (unsigned long long)(run->in.size
-				       - min_u64(run->in.size, bmap.in_base)),
-				     (unsigned long long)bmap.header.image_size);
+	in_size = run->in.size - min_u64(run->in.size, bmap.in_base);
+	if (run->in.size_known && in_size != bmap.header.image_size) {
+		report_input_size(run, in_size);
+		suggest_decompressing(run);
+		exit(xfunc_error_retval);
+	}
 	check_output(run);
-	if (lazy_buffer_alloc(&bmap.buf, BMAP_STEP) != 0)
-		die_memory_exhausted("input", BMAP_STEP);
+	bmap.step = (size_t)min_u64(run->opt->ibs, BMAP_STEP_MAX);
+	if (lazy_buffer_alloc(&bmap.buf, bmap.step) != 0)
+		die_memory_exhausted("input", bmap.step);
 }
 
 /* One read(2) of the input into the buffer at offset at; -1 when it
@@ -184,10 +249,7 @@ static bool read_image(struct dd_run *run, size_t len)
 		if (n < 0)
 			return false;
 		if (n == 0) {
-			bb_error_msg("bmap=: %s ends at byte %llu, before the image does"
-				     " (%llu bytes)", quote_always(run->in.name),
-				     (unsigned long long)(bmap.image_pos + got),
-				     (unsigned long long)bmap.header.image_size);
+			report_input_size(run, bmap.image_pos + got);
 			return false;
 		}
 		got += (size_t)n;
@@ -215,7 +277,7 @@ static bool pass_input(struct dd_run *run, uint64_t to)
 	while (bmap.image_pos < to) {
 		uint64_t before = bmap.image_pos;
 
-		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, BMAP_STEP)))
+		if (!read_image(run, (size_t)min_u64(to - bmap.image_pos, bmap.step)))
 			return false;
 		tally_passed(run, bmap.image_pos - before, 0);
 		housekeep(run);
@@ -241,24 +303,8 @@ static bool check_input_end(struct dd_run *run)
 	}
 	if (!extra)
 		return true;
-	bb_error_msg("bmap=: %s is longer than the image (%llu bytes)",
-		     quote_always(run->in.name),
-		     (unsigned long long)bmap.header.image_size);
+	report_input_size(run, bmap.header.image_size + extra);
 	return false;
-}
-
-/* Member by member: the struct has padding, which memcmp would compare. */
-static bool same_header(const struct bmap_header *a, const struct bmap_header *b)
-{
-	return a->version_major == b->version_major
-	    && a->version_minor == b->version_minor
-	    && a->image_size == b->image_size
-	    && a->block_size == b->block_size
-	    && a->blocks_count == b->blocks_count
-	    && a->mapped_blocks == b->mapped_blocks
-	    && a->checksum_type == b->checksum_type
-	    && a->digest_size == b->digest_size
-	    && a->mapped_bytes == b->mapped_bytes;
 }
 
 static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r)
@@ -272,13 +318,13 @@ static bool range_checks_out(const struct sha_ctx *h, const struct bmap_range *r
 	return memcmp(digest, r->checksum, bmap.header.digest_size) == 0;
 }
 
-/* One range: read, hash, write, a step at a time.  STOP_NONE once it is
- * written. */
-static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
+/* One range, the extent e: read, hash, write, a step at a time.
+ * STOP_NONE once it is written. */
+static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r,
+			       const struct written_extent *e)
 {
-	uint64_t offset = bmap_range_offset(&bmap.header, r);
-	uint64_t left = bmap_range_length(&bmap.header, r);
-	uint64_t out_at = bmap.out_base + offset;
+	uint64_t out_at = e->offset, offset = out_at - bmap.out_base;
+	uint64_t left = e->length;
 	struct sha_ctx h;
 
 	if (bmap.header.checksum_type == BMAP_CHECKSUM_SHA1)
@@ -288,12 +334,14 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	if (!pass_input(run, offset))
 		return STOP_INPUT_FAILED;
 	if (lseek(run->out.fd, (off_t)out_at, SEEK_SET) < 0) {
-		bb_perror_msg("%s: cannot seek", quote_if_needed(run->out.name));
+		report_seek_error(&run->out);
 		return STOP_WRITE_FAILED;
 	}
+	if (run->verify)
+		verify_moved_to(run, out_at);
 	tally_passed(run, 0, out_at - run->tally.out_offset);
 	while (left) {
-		size_t len = (size_t)min_u64(left, BMAP_STEP), done;
+		size_t len = (size_t)min_u64(left, bmap.step), done;
 
 		if (!read_image(run, len))
 			return STOP_INPUT_FAILED;
@@ -307,16 +355,16 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 				     " checksum mismatch",
 				     (unsigned long long)r->first, (unsigned long long)r->last,
 				     (unsigned long long)offset,
-				     (unsigned long long)(offset + bmap_range_length(&bmap.header, r) - 1),
+				     (unsigned long long)(offset + e->length - 1),
 				     quote_always(run->in.name));
 			return STOP_INPUT_FAILED;
 		}
-		done = write_step(run, bmap.buf.data, len);
-		tally_moved(run, done, true);
+		done = write_bytes(run, bmap.buf.data, len);
+		tally_moved(run, done);
 		bmap.mapped_done += done;
-		tally_coalesced(run, bmap.mapped_done, true);
+		tally_coalesced(run, bmap.mapped_done, COALESCED_AT_END);
 		if (done != len) {
-			report_write_error(run, false);
+			report_write_error(run, WRITE_RECORD);
 			return STOP_WRITE_FAILED;
 		}
 		housekeep(run);
@@ -324,40 +372,51 @@ static enum dd_stop copy_range(struct dd_run *run, const struct bmap_range *r)
 	return STOP_NONE;
 }
 
+/* unmapped=zero: the gap e, zeroed as the zeroing mover zeroes a hole.
+ * The held first block's are conv=verify's to write, with it, last. */
+static enum dd_stop zero_gap(struct dd_run *run, const struct written_extent *e)
+{
+	uint64_t from = e->offset, to = e->offset + e->length;
+	uint64_t held_end = run->verify ? verify_hold_end(run) : 0;
+
+	if (from < held_end)
+		from = min_u64(held_end, to);
+	if (ENABLE_FEATURE_DD_ZEROOUT && zero_output(run, from, to - from))
+		return STOP_NONE;
+	report_write_error(run, WRITE_RECORD);
+	return STOP_WRITE_FAILED;
+}
+
 /* A file shorter than the image (a new one) gets the image's size, as
  * the unmapped end reads as zeros; nothing that was there changes. */
 static enum dd_stop extend_file(struct dd_run *run)
 {
-	struct stat st;
 	uint64_t end = bmap.out_base + bmap.header.image_size;
 
-	if (!S_ISREG(run->out.st.st_mode) || fstat(run->out.fd, &st) != 0
-	    || (uint64_t)st.st_size >= end)
+	/* The writes end within the image: this only makes it longer. */
+	if (!S_ISREG(run->out.st.st_mode) || run->out.size >= end
+	    || ftruncate(run->out.fd, (off_t)end) == 0)
 		return STOP_NONE;
-	if (ftruncate(run->out.fd, (off_t)end) == 0)
-		return STOP_NONE;
-	bb_perror_msg("failed to extend %s to the image's size",
-		      quote_always(run->out.name));
+	bb_perror_msg("failed to truncate to %llu bytes in output file %s",
+		      (unsigned long long)end, quote_always(run->out.name));
 	return STOP_WRITE_FAILED;
 }
 
-enum dd_stop copy_bmap(struct dd_run *run)
+/* The extents, then the checks at the end. */
+static enum dd_stop copy_extents(struct dd_run *run)
 {
-	enum dd_stop stop;
+	struct written_extent e;
+	enum dd_stop stop = STOP_NONE;
 	bool input_whole;
 
-	if (!run->out.seekable)
-		bb_error_msg_and_die("bmap=: %s cannot seek",
-				     quote_if_needed(run->out.name));
-	bmap.out_base = run->out.offset;
-	rewind_map();
-	while (next_range()) {
-		stop = copy_range(run, &bmap.parser.range);
-		if (stop != STOP_NONE)
-			return stop;
-	}
+	rewind_extents(NULL);
+	while (stop == STOP_NONE && next_extent((void *)run->opt, &e))
+		stop = e.zeros ? zero_gap(run, &e) : copy_range(run, &bmap.parser.range, &e);
+	if (stop != STOP_NONE)
+		return stop;
+	/* The map read again is the one checked before. */
 	if (bmap.header.mapped_bytes != bmap.mapped_done
-	    || !same_header(&bmap.header, &bmap.parser.header)) {
+	    || bmap.header.image_size != bmap.parser.header.image_size) {
 		bb_error_msg("bmap %s changed during the copy", quote_always(bmap.name));
 		return STOP_INPUT_FAILED;
 	}
@@ -366,4 +425,23 @@ enum dd_stop copy_bmap(struct dd_run *run)
 	if (stop != STOP_NONE)
 		return stop;
 	return input_whole ? STOP_DONE : STOP_INPUT_FAILED;
+}
+
+enum dd_stop copy_bmap(struct dd_run *run)
+{
+	bool zeros = run->opt->zero_unmapped;
+	enum dd_stop stop;
+
+	bmap.out_base = run->out.offset;
+	bmap.extents = (struct extent_source){
+		next_extent, rewind_extents, (void *)run->opt,
+		zeros ? bmap.header.image_size : bmap.header.mapped_bytes,
+		bmap.out_base + bmap.header.image_size,
+	};
+	if (run->verify)
+		verify_use_extents(run, &bmap.extents);
+	stop = copy_extents(run);
+	/* Its memory is conv=verify's now. */
+	lazy_buffer_free(&bmap.buf);
+	return stop;
 }

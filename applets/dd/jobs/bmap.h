@@ -95,7 +95,7 @@ void bmap_parse_init(struct bmap_parser *p);
 enum bmap_step bmap_parse(struct bmap_parser *p, const unsigned char *data,
 			  size_t len, size_t *used);
 /* The input has ended: BMAP_DONE if the map is whole, consistent, and
- * its own checksum matches. */
+ * its own checksum matches (the same answer if asked again). */
 enum bmap_step bmap_parse_end(struct bmap_parser *p);
 
 /* The bytes of the image a range covers (the image's last block may be

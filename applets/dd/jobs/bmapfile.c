@@ -91,6 +91,11 @@ static bool has_checksums(const struct bmap_header *h)
 	return h->version_major > 1 || h->version_minor >= 3;
 }
 
+/* Any fault of the XML itself: the line number says where. */
+static const char NOT_XML[] = "not well-formed XML";
+/* A version attribute missing or not a number. */
+static const char NO_VERSION[] = "the bmap element has no version MAJOR.MINOR";
+
 static enum bmap_step fail(struct bmap_parser *p, const char *why)
 {
 	p->error = why;
@@ -165,7 +170,7 @@ static enum bmap_step take_version(struct bmap_parser *p)
 	if (!dot || !parse_decimal(s, (size_t)(dot - s), &major)
 	    || !parse_decimal(dot + 1, len - (size_t)(dot - s) - 1, &minor)
 	    || major == 0)
-		return fail(p, "the version is not MAJOR.MINOR");
+		return fail(p, NO_VERSION);
 	if (major > 2)
 		return fail(p, "format versions above 2.x are not supported");
 	p->header.version_major = (unsigned)major;
@@ -186,7 +191,7 @@ static enum bmap_step take_attribute(struct bmap_parser *p)
 	if (p->skip_depth)
 		return BMAP_MORE;
 	if (p->value_overflow)
-		return fail(p, "an attribute value is too long");
+		return fail(p, "a value is too long");
 	if (p->element == EL_ROOT && p->attr_name_len == 7
 	    && memcmp(p->attr_name, "version", 7) == 0)
 		return take_version(p);
@@ -198,7 +203,7 @@ static enum bmap_step take_attribute(struct bmap_parser *p)
 		return BMAP_MORE;
 	trimmed(p, &s, &len);
 	if (!parse_hex(s, len, p->range_checksum, p->header.digest_size))
-		return fail(p, "a range checksum is not a digest of the checksum type");
+		return fail(p, "a range checksum is not a digest of its type");
 	p->range_has_checksum = true;
 	return BMAP_MORE;
 }
@@ -238,15 +243,13 @@ static enum bmap_step check_header(struct bmap_parser *p)
 	if (names_checksum_type(h))
 		need |= SEEN(EL_CHECKSUM_TYPE);
 	if ((p->seen & need) != need)
-		return fail(p, "BlockMap comes before the header is complete");
+		return fail(p, "the header is incomplete");
 	if (h->block_size == 0)
 		return fail(p, "BlockSize is 0");
 	if (h->image_size > INT64_MAX
 	    || h->blocks_count != h->image_size / h->block_size
 			       + (h->image_size % h->block_size != 0))
 		return fail(p, "BlocksCount does not match ImageSize and BlockSize");
-	if (h->mapped_blocks > h->blocks_count)
-		return fail(p, "MappedBlocksCount is larger than BlocksCount");
 	return BMAP_MORE;
 }
 
@@ -292,7 +295,7 @@ static enum bmap_step start_tag_done(struct bmap_parser *p)
 	if (p->skip_depth)
 		return BMAP_MORE;
 	if (p->element == EL_ROOT && p->header.version_major == 0)
-		return fail(p, "the bmap element has no version");
+		return fail(p, NO_VERSION);
 	if (p->element == EL_BLOCK_MAP)
 		return check_header(p);
 	p->value_len = 0;
@@ -320,7 +323,7 @@ static enum bmap_step take_range(struct bmap_parser *p, const char *s, size_t le
 	if (r->first > r->last)
 		return fail(p, "a range ends before it begins");
 	if (r->last >= p->header.blocks_count)
-		return fail(p, "a range goes past the image's last block");
+		return fail(p, "a range goes past the image");
 	if (p->have_range && r->first <= p->prev_last)
 		return fail(p, "ranges are not in ascending order");
 	p->have_range = true;
@@ -376,7 +379,7 @@ static enum bmap_step take_value(struct bmap_parser *p, int el)
 		/* Its type may come later: the size is checked at the end. */
 		if (len / 2 > sizeof(p->file_checksum)
 		    || !parse_hex(s, len, p->file_checksum, len / 2))
-			return fail(p, "the bmap file's checksum is not a digest");
+			return fail(p, "the bmap file's checksum is not a digest of its type");
 		p->file_checksum_size = len / 2;
 		return BMAP_MORE;
 	case EL_RANGE:
@@ -392,10 +395,10 @@ static enum bmap_step end_element(struct bmap_parser *p)
 	int el;
 
 	if (p->depth == 0)
-		return fail(p, "an end tag without its start tag");
+		return fail(p, NOT_XML);
 	p->depth--;
 	if (strcmp(p->names[p->depth], p->names[ARRAY_SIZE(p->names) - 1]) != 0)
-		return fail(p, "an end tag does not match its start tag");
+		return fail(p, NOT_XML);
 	if (p->skip_depth) {
 		if ((int)p->depth + 1 == p->skip_depth)
 			p->skip_depth = 0;
@@ -440,18 +443,10 @@ static enum bmap_step text_byte(struct bmap_parser *p, unsigned char c)
 }
 
 /* One byte through the lexer. */
-static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
+/* The lexer inside "<?", "<!" and comments, and just after a '<'. */
+static enum bmap_step lex_markup(struct bmap_parser *p, unsigned char c)
 {
-	/* The end-tag name goes to the spare last slot. */
-	char *end_slot = p->names[ARRAY_SIZE(p->names) - 1];
-
 	switch ((enum lex_state)p->state) {
-	case LEX_TEXT:
-		if (c == '<') {
-			p->state = LEX_LT;
-			return BMAP_MORE;
-		}
-		return text_byte(p, c);
 	case LEX_LT:
 		p->name_len = 0;
 		p->name_truncated = false;
@@ -463,14 +458,14 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			p->markup_step = 0;
 		} else if (c == '/') {
 			p->state = LEX_END_NAME;
-			end_slot[0] = '\0';
+			p->names[ARRAY_SIZE(p->names) - 1][0] = '\0';   /* the end tag's slot */
 		} else if (is_name_char(c) && c != '-' && c != '.') {
 			if (p->depth >= ARRAY_SIZE(p->names) - 1)
 				return fail(p, "elements nested too deeply");
 			p->state = LEX_START_NAME;
 			name_byte(p, p->names[p->depth], c);
 		} else {
-			return fail(p, "a '<' that begins no tag");
+			return fail(p, NOT_XML);
 		}
 		return BMAP_MORE;
 	case LEX_BANG:
@@ -495,6 +490,15 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			p->state = LEX_TEXT;
 		p->markup_step = c == '?';
 		return BMAP_MORE;
+	default:
+		return fail(p, NOT_XML);
+	}
+}
+
+/* The lexer in a start tag: its name, its attributes. */
+static enum bmap_step lex_start_tag(struct bmap_parser *p, unsigned char c)
+{
+	switch ((enum lex_state)p->state) {
 	case LEX_START_NAME:
 		if (is_name_char(c)) {
 			name_byte(p, p->names[p->depth], c);
@@ -512,7 +516,7 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			p->state = c == '>' ? LEX_TEXT : LEX_EMPTY_CLOSE;
 			return start_tag_done(p);
 		}
-		return fail(p, "a bad character in an element's name");
+		return fail(p, NOT_XML);
 	case LEX_IN_TAG:
 		if (is_space(c))
 			return BMAP_MORE;
@@ -521,7 +525,7 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			return start_tag_done(p);
 		}
 		if (!is_name_char(c))
-			return fail(p, "a bad character in a tag");
+			return fail(p, NOT_XML);
 		p->state = LEX_ATTR_NAME;
 		p->attr_name_len = 0;
 		/* fall through */
@@ -539,14 +543,14 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 		if (is_space(c))
 			return BMAP_MORE;
 		if (c != '=')
-			return fail(p, "an attribute without '='");
+			return fail(p, NOT_XML);
 		p->state = LEX_ATTR_QUOTE;
 		return BMAP_MORE;
 	case LEX_ATTR_QUOTE:
 		if (is_space(c))
 			return BMAP_MORE;
 		if (c != '"' && c != '\'')
-			return fail(p, "an attribute value without quotes");
+			return fail(p, NOT_XML);
 		p->quote = (char)c;
 		p->value_len = 0;
 		p->value_overflow = false;
@@ -558,12 +562,24 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 			return take_attribute(p);
 		}
 		if (c == '<')
-			return fail(p, "a '<' inside an attribute value");
+			return fail(p, NOT_XML);
 		value_byte(p, c);
 		return BMAP_MORE;
+	default:
+		return fail(p, NOT_XML);
+	}
+}
+
+/* The lexer in an end tag, or after the '/' of an empty element. */
+static enum bmap_step lex_end_tag(struct bmap_parser *p, unsigned char c)
+{
+	/* The end-tag name goes to the spare last slot. */
+	char *end_slot = p->names[ARRAY_SIZE(p->names) - 1];
+
+	switch ((enum lex_state)p->state) {
 	case LEX_EMPTY_CLOSE:
 		if (c != '>')
-			return fail(p, "a '/' in a tag not followed by '>'");
+			return fail(p, NOT_XML);
 		p->state = LEX_TEXT;
 		/* <x/> is <x></x>: its end tag's name is its own. */
 		memcpy(end_slot, p->names[p->depth - 1], sizeof(p->names[0]));
@@ -579,11 +595,36 @@ static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
 		if (is_space(c))
 			return BMAP_MORE;
 		if (c != '>')
-			return fail(p, "a bad character in an end tag");
+			return fail(p, NOT_XML);
 		p->state = LEX_TEXT;
 		return end_element(p);
+	default:
+		return fail(p, NOT_XML);
 	}
-	return fail(p, "internal: unknown lexer state");
+}
+
+/* One byte of the map's text, by the lexer's state. */
+static enum bmap_step lex(struct bmap_parser *p, unsigned char c)
+{
+	switch ((enum lex_state)p->state) {
+	case LEX_TEXT:
+		if (c == '<') {
+			p->state = LEX_LT;
+			return BMAP_MORE;
+		}
+		return text_byte(p, c);
+	case LEX_LT:
+	case LEX_BANG:
+	case LEX_COMMENT:
+	case LEX_PI:
+		return lex_markup(p, c);
+	case LEX_EMPTY_CLOSE:
+	case LEX_END_NAME:
+	case LEX_END_SPACE:
+		return lex_end_tag(p, c);
+	default:
+		return lex_start_tag(p, c);
+	}
 }
 
 static void hash(struct bmap_parser *p, const void *data, size_t len)
@@ -629,6 +670,7 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 {
 	struct bmap_header *h = &p->header;
 	unsigned char digest[BMAP_DIGEST_MAX];
+	struct sha_ctx file;
 
 	if (p->error)
 		return BMAP_ERROR;
@@ -644,13 +686,12 @@ enum bmap_step bmap_parse_end(struct bmap_parser *p)
 	if (h->checksum_type == BMAP_CHECKSUM_NONE)
 		return BMAP_DONE;
 	if (!(p->seen & SEEN(EL_FILE_CHECKSUM)))
-		return fail(p, "the bmap file has no checksum of its own");
+		return fail(p, "the bmap file has no checksum");
 	if (p->file_checksum_size != h->digest_size)
-		return fail(p, "the bmap file's checksum is not of the checksum type");
-	if (h->checksum_type == BMAP_CHECKSUM_SHA1)
-		sha_final(&p->sha1, digest);
-	else
-		sha_final(&p->sha256, digest);
+		return fail(p, "the bmap file's checksum is not a digest of its type");
+	/* Finished in a copy: the end can be met again. */
+	file = h->checksum_type == BMAP_CHECKSUM_SHA1 ? p->sha1 : p->sha256;
+	sha_final(&file, digest);
 	if (memcmp(digest, p->file_checksum, h->digest_size) != 0)
 		return fail(p, "the bmap file's checksum does not match");
 	return BMAP_DONE;

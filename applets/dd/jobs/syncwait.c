@@ -27,12 +27,12 @@ enum { STEP_MIN = 1 << 20, STEP_MAX = 16 << 20 };
 /* Quicker than this, a step waited for no device at all. */
 #define STEP_CLEAN_NS 1000000ULL
 
-static int sync_here(struct dd_run *run, int fd, bool data_only)
+static int sync_here(struct dd_run *run, int fd, enum dd_sync what)
 {
 	int r;
 
 	do
-		r = data_only ? fdatasync(fd) : fsync(fd);
+		r = what == SYNC_DATA ? fdatasync(fd) : fsync(fd);
 	while (r != 0 && transfer_retry(&run->transfer));
 	return r;
 }
@@ -78,9 +78,9 @@ int write_out_with_progress(struct dd_run *run, int fd)
 	return 0;
 }
 
-int sync_with_progress(struct dd_run *run, int fd, bool data_only)
+int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what)
 {
 	if (write_out_with_progress(run, fd) != 0)
 		return -1;
-	return sync_here(run, fd, data_only);
+	return sync_here(run, fd, what);
 }

@@ -14,6 +14,17 @@
  * hands the copy, where it stands, to the record loop, which meets the
  * fault again with GNU's message.  Where the device can't zero
  * (EOPNOTSUPP, EINVAL, ENOTTY), zeros are written, silently.
+ *
+ * With oflag=direct, each of GNU's writes reaches the device before the
+ * next begins, and a failing one leaves every byte after its record as
+ * it was.  A step of many records can't promise that: the kernel zeroes
+ * (or writes) all of a range that it can, around a failed sector.  So
+ * there no step crosses a record's end, and a record counts once all of
+ * it is done: one that fails part-way is handed over from its start,
+ * and the record loop's one write of it fails as GNU's.  oflag=dsync and
+ * sync are left to the record loop: their writes go through the page
+ * cache, whose write-back fails a page or a request at a time, which
+ * zeroing can't do the same way.
  */
 //config:config FEATURE_DD_ZEROOUT
 //config:	bool "Zeros the kernel writes, holes never read"
@@ -34,7 +45,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "jobs.h"
+#include "entries.h"
 
 /* A zeroing step: large enough to be fast, small enough that a slow
  * card answers SIGUSR1 and the progress line between steps. */
@@ -53,6 +64,7 @@ struct zeroout {
 	struct dd_run *run;
 	enum zero_way way;
 	uint64_t align;                 /* the device's logical block */
+	bool by_record;                 /* oflag=direct: a record a step */
 	struct lazy_buffer data;        /* data steps land here */
 	struct lazy_buffer zeros;       /* never written: reads as zeros */
 };
@@ -78,8 +90,10 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
 	 * inherited descriptor may share. */
 	if (!is_dev_zero(&in->st) && !(S_ISREG(in->st.st_mode) && opt->input_path))
 		return false;
+	/* dsync's page-cache writes fail as zeroing can't (see above). */
 	if (opt->reshaping || (opt->conv & looking) || opt->ibs != opt->obs
-	    || (opt->input_open_flags & O_DIRECT))
+	    || (opt->input_open_flags & O_DIRECT)
+	    || (opt->output_open_flags & O_DSYNC))
 		return false;
 	/* fullblock drops a record whose read fails part-way: data steps
 	 * would write its start first (a read of /dev/zero never fails). */
@@ -205,12 +219,24 @@ static uint64_t mover_limit(const struct dd_run *run, uint64_t *end)
 	return limit;
 }
 
+/* The bytes moved that count: all of them; with oflag=direct, only
+ * whole records (and the copy's short last one), so that the record
+ * loop redoes a record that failed part-way from its start, whole, as
+ * GNU's one write of it fails. */
+static uint64_t settled(const struct zeroout *z, uint64_t moved, uint64_t end)
+{
+	if (!z->by_record || moved == end)
+		return moved;
+	return moved - moved % z->run->opt->ibs;
+}
+
 static bool zeroout_setup(struct zeroout *z, struct dd_run *run)
 {
 	int sector = 0;
 
 	z->run = run;
 	z->way = ZERO_IOCTL;
+	z->by_record = (run->opt->output_open_flags & O_DIRECT) != 0;
 	z->align = SECTOR;
 	if (ioctl(run->out.fd, BLKSSZGET, &sector) == 0 && sector > 0)
 		z->align = (uint64_t)sector;
@@ -235,23 +261,31 @@ static bool seek_to(const struct io_end *end, uint64_t offset)
 bool copy_zeroout(struct dd_run *run)
 {
 	struct zeroout z;
-	uint64_t end, limit = mover_limit(run, &end), moved = 0;
+	uint64_t end, limit = mover_limit(run, &end), moved = 0, counted = 0;
 	bool from_input = !is_dev_zero(&run->in.st);
 
 	if (!zeroout_setup(&z, run))
 		return false;
 	for (;;) {
-		uint64_t in_at = run->tally.in_offset;
-		uint64_t out_at = run->tally.out_offset;
-		uint64_t extent;
+		uint64_t in_at = run->tally.in_offset + (moved - counted);
+		uint64_t out_at = run->tally.out_offset + (moved - counted);
+		uint64_t extent, now = settled(&z, moved, end);
 		size_t n;
 		bool hole;
 
-		tally_coalesced(run, moved, false);
+		if (from_input)
+			tally_moved(run, now - counted);
+		else
+			tally_output(run, now - counted);
+		counted = now;
+		tally_coalesced(run, counted, COALESCED_SO_FAR);
 		housekeep(run);
 		if (moved >= limit)
 			break;
 		extent = input_extent(&z, in_at, in_at + (limit - moved), &hole);
+		/* No step past a record's end where records fail one by one. */
+		if (z.by_record)
+			extent = min_u64(extent, run->opt->ibs - moved % run->opt->ibs);
 		if (hole)
 			n = zero_range(&z, out_at, min_u64(extent, ZERO_STEP));
 		else
@@ -259,9 +293,9 @@ bool copy_zeroout(struct dd_run *run)
 		if (n == 0)
 			break;
 		moved += n;
-		tally_moved(run, n, from_input);
 	}
-	tally_coalesced(run, moved, moved == end);
+	tally_coalesced(run, counted, counted == end ? COALESCED_AT_END
+						       : COALESCED_SO_FAR);
 	lazy_buffer_free(&z.zeros);
 	if (z.data.data)
 		lazy_buffer_free(&z.data);
@@ -271,5 +305,23 @@ bool copy_zeroout(struct dd_run *run)
 		return true;
 	if (!seek_to(&run->out, run->tally.out_offset))
 		return true;
-	return moved == end;
+	return counted == end;
+}
+
+bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len)
+{
+	static struct zeroout z;
+
+	if (!z.run && !zeroout_setup(&z, run))
+		return false;
+	while (len) {
+		size_t n = zero_range(&z, offset, min_u64(len, ZERO_STEP));
+
+		if (!n)
+			return false;
+		offset += n;
+		len -= n;
+		housekeep(run);
+	}
+	return true;
 }

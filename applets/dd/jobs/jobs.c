@@ -1,0 +1,57 @@
+/*
+ * jobs.c - the hooks by which dd's outline (dd.c) reaches the jobs.  Each
+ * job is behind its switch; one not configured is not linked in.
+ */
+#include "entries.h"
+
+/* Before the output is opened: bmap= reads and checks its whole map. */
+void jobs_prepare(struct dd_run *run)
+{
+	if (ENABLE_FEATURE_DD_BMAP && run->opt->bmap_path)
+		bmap_prepare(run);
+}
+
+/* The output is open: conv=verify refuses one it can't read back. */
+void jobs_output_opened(struct dd_run *run)
+{
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_check_output(run);
+}
+
+/* The copy begins, at the output's offset after seek=. */
+void jobs_start(struct dd_run *run)
+{
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_start(run);
+}
+
+/* The copy, where a job moves it (bmap=, the zeroing mover): true, with
+ * how it ended in *stop; false leaves it to the core's movers. */
+bool jobs_copy(struct dd_run *run, enum dd_stop *stop)
+{
+	if (ENABLE_FEATURE_DD_BMAP && run->opt->bmap_path) {
+		*stop = copy_bmap(run);
+		return true;
+	}
+	if (ENABLE_FEATURE_DD_ZEROOUT && run->plan.mover == MOVER_ZEROOUT) {
+		/* What it hands over, the record loop finishes. */
+		*stop = copy_zeroout(run) ? STOP_DONE : copy_records(run, RECORDS_AFTER_MOVER);
+		return true;
+	}
+	return false;
+}
+
+/* The copy, which ended as stop says, and its syncs are over:
+ * conv=verify reads back and writes the held block. */
+void jobs_finish(struct dd_run *run, enum dd_stop stop)
+{
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_finish(run, stop);
+}
+
+/* After the summary: conv=verify's line. */
+void jobs_report(struct dd_run *run)
+{
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_report(run);
+}
