@@ -37,37 +37,52 @@ static uint64_t round_tenths(long double x)
 	return round_nearest(s, (a - (s - bv)) + (b - bv));
 }
 
+/* A number on its way to the text: the integer part, its power of the
+ * base, and where the digits after it begin (the text is built from its
+ * end, in a buffer of HUMAN_BUF_SIZE). */
+struct scaled {
+	uint64_t amt;
+	int exponent;
+	char *p;
+};
+
+/* Put ".d" before the text built so far. */
+static void put_tenth(struct scaled *v, unsigned tenth)
+{
+	*--v->p = (char)('0' + tenth);
+	*--v->p = '.';
+}
+
 /* The inexact case: scale a long double, as GNU does; it always scales
  * once ("0.0 kB" for 0), and keeps a decimal while the integer part has
- * at most two digits (SI) or one (binary), put before *p.  Returns the
- * integer part. */
-static uint64_t scale_inexact(long double damt, unsigned base, int *exponent,
-			      char **p)
+ * at most two digits (SI) or one (binary). */
+static void scale_inexact(struct scaled *v, long double damt, unsigned base)
 {
 	long double e = 1;
-	uint64_t amt;
 
 	do {
 		e *= base;
-		++*exponent;
-	} while (e * base <= damt && *exponent < MAX_EXPONENT);
+		v->exponent++;
+	} while (e * base <= damt && v->exponent < MAX_EXPONENT);
 	damt /= e;
-	amt = round_tenths(damt);               /* "%.1Lf" */
-	if (amt / 10 >= (base == 1024 ? 10u : 100u))
+	v->amt = round_tenths(damt);               /* "%.1Lf" */
+	if (v->amt / 10 >= (base == 1024 ? 10u : 100u)) {
 		/* Too wide with a decimal: "%.0Lf" instead. */
-		return round_nearest(damt * 10 / 10, 0);
-	*--*p = (char)('0' + amt % 10);
-	*--*p = '.';
-	return amt / 10;
+		v->amt = round_nearest(damt * 10 / 10, 0);
+		return;
+	}
+	put_tenth(v, (unsigned)(v->amt % 10));
+	v->amt /= 10;
 }
 
-/* The exact case: amt and its tenths, with rounding (0: exact, 1: below
- * a half, 2: a half, 3: above) of what is left, scaled down by base
- * while it reaches base; a decimal put before *p below 10.  Returns the
- * rounded integer part. */
-static uint64_t scale_exact(uint64_t amt, unsigned tenths, unsigned rounding,
-			    unsigned base, int *exponent, char **p)
+/* The exact case: v->amt and its tenths, with rounding (0: exact, 1:
+ * below a half, 2: a half, 3: above) of what is left, scaled down by
+ * base while it reaches base, and rounded; a decimal below 10. */
+static void scale_exact(struct scaled *v, unsigned tenths, unsigned rounding,
+			unsigned base)
 {
+	uint64_t amt = v->amt;
+
 	if (base <= amt) {
 		do {
 			unsigned r10 = (unsigned)(amt % base) * 10 + tenths;
@@ -77,8 +92,8 @@ static uint64_t scale_exact(uint64_t amt, unsigned tenths, unsigned rounding,
 			tenths = r10 / base;
 			rounding = r2 < base ? (r2 + rounding) != 0
 					     : 2 + (base < r2 + rounding);
-			++*exponent;
-		} while (base <= amt && *exponent < MAX_EXPONENT);
+			v->exponent++;
+		} while (base <= amt && v->exponent < MAX_EXPONENT);
 
 		if (amt < 10) {
 			/* One decimal: round it, ties to even. */
@@ -91,22 +106,20 @@ static uint64_t scale_exact(uint64_t amt, unsigned tenths, unsigned rounding,
 				}
 			}
 			if (amt < 10) {
-				*--*p = (char)('0' + tenths);
-				*--*p = '.';
+				put_tenth(v, tenths);
 				tenths = rounding = 0;
 			}
 		}
 	}
 	if (5 < tenths + (0 < rounding + (amt & 1))) {
 		amt++;
-		if (amt == base && *exponent < MAX_EXPONENT) {
-			++*exponent;
-			*--*p = '0';
-			*--*p = '.';
+		if (amt == base && v->exponent < MAX_EXPONENT) {
+			v->exponent++;
+			put_tenth(v, 0);
 			amt = 1;
 		}
 	}
-	return amt;
+	v->amt = amt;
 }
 
 char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
@@ -114,34 +127,36 @@ char *human_readable(char *buf, uint64_t n, uint64_t multiplier,
 {
 	bool binary = units == HUMAN_IEC;
 	unsigned base = binary ? 1024 : 1000;
-	int exponent = 0;
 	char tmp[HUMAN_BUF_SIZE];
-	char *end = tmp + sizeof(tmp), *p = end;
-	uint64_t amt;
+	char *end = tmp + sizeof(tmp), *p;
+	struct scaled v = { 0, 0, end };
 
-	if (divisor <= multiplier && multiplier % divisor == 0
-	    && !__builtin_mul_overflow(n, multiplier / divisor, &amt)) {
-		amt = scale_exact(amt, 0, 0, base, &exponent, &p);
-	} else if (divisor > multiplier && multiplier != 0
-		   && divisor % multiplier == 0) {
+	unsigned tenths = 0, rounding = 0;
+	bool exact = true;
+
+	/* Exact where the quotient or the product of the two is whole. */
+	if (divisor > multiplier && multiplier != 0 && divisor % multiplier == 0) {
 		uint64_t d = divisor / multiplier;
 		uint64_t r10 = (n % d) * 10;
 		uint64_t r2 = (r10 % d) * 2;
 
-		amt = scale_exact(n / d, (unsigned)(r10 / d),
-				  r2 < d ? 0 < r2 : 2 + (d < r2), base,
-				  &exponent, &p);
-	} else {
-		amt = scale_inexact(n * ((long double)multiplier / divisor),
-				    base, &exponent, &p);
+		v.amt = n / d;
+		tenths = (unsigned)(r10 / d);
+		rounding = r2 < d ? 0 < r2 : 2 + (d < r2);
+	} else if (divisor > multiplier || multiplier % divisor != 0
+		   || __builtin_mul_overflow(n, multiplier / divisor, &v.amt)) {
+		scale_inexact(&v, n * ((long double)multiplier / divisor), base);
+		exact = false;
 	}
-	p = put_digits(p, amt, 10);
+	if (exact)
+		scale_exact(&v, tenths, rounding, base);
+	p = put_digits(v.p, v.amt, 10);
 	memcpy(buf, p, (size_t)(end - p));
 	p = buf + (end - p);
 	*p++ = ' ';
-	if (exponent) {
-		*p++ = !binary && exponent == 1 ? 'k'
-						: power_letters[exponent - 1];
+	if (v.exponent) {
+		*p++ = !binary && v.exponent == 1 ? 'k'
+						  : power_letters[v.exponent - 1];
 		if (binary)
 			*p++ = 'i';
 	}
