@@ -172,6 +172,7 @@ enum {
 	CATCH_INTERRUPT = 1 << 0,   /* SIGINT */
 	CATCH_TERMINATE = 1 << 1,   /* SIGTERM and SIGHUP */
 	CATCH_INFO      = 1 << 2,   /* SIGUSR1: a report, and the copy goes on */
+	CATCH_IGNORED_INTERRUPT = 1 << 3, /* SIGINT even where it was ignored */
 };
 
 /* A copy in progress, as the signals see it: the client's hooks. */

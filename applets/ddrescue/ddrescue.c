@@ -225,14 +225,6 @@ static const char *join_args(char **argv)
 	return line;
 }
 
-/* The signal's default action back (signal() costs more). */
-static void default_action(int sig)
-{
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
-	sigaction(sig, &sa, NULL);
-}
-
 /* Why the rescue stopped, said; the exit status (a signal is raised
  * again once the mapfile is saved, as GNU does). */
 static int report(struct rescue *r, enum rescue_stop stop)
@@ -258,7 +250,7 @@ static int report(struct rescue *r, enum rescue_stop stop)
 	if (stop == RESCUE_SIGNALED) {
 		if (!(r->flags & FLAG_QUIET))
 			bb_dprintf(STDOUT_FILENO, "Interrupted by user\n");
-		default_action(sig);
+		/* its default action is back (SA_RESETHAND) */
 		(void)raise(sig);
 		return 128 + sig;
 	}
@@ -282,9 +274,9 @@ int ddrescue_main(int argc, char **argv)
 	setup(&r, size);
 	skip_sizes(&r);         /* again, now that the input's size is known */
 	/* GNU ddrescue answers SIGINT even where it was ignored (a job
-	 * started in the background), which the layer would leave so */
-	default_action(SIGINT);
-	transfer_catch_signals(CATCH_INTERRUPT | CATCH_TERMINATE);
+	 * started in the background) */
+	transfer_catch_signals(CATCH_INTERRUPT | CATCH_IGNORED_INTERRUPT |
+			       CATCH_TERMINATE);
 	r.screen.fd = STDOUT_FILENO;
 	if (given['v'] && !(r.flags & FLAG_QUIET))
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",

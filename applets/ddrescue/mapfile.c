@@ -175,11 +175,10 @@ static int write_text(int fd, const struct map *map, const struct mapfile_status
 	upper_hex(line);
 	for (;;) {
 		if (n > SAVE_BUF - LINE_ROOM || i == map->count) {
-			if (fd >= 0 && pwrite(fd, buf, n, at) != (ssize_t)n) {
-				if (errno == 0 || errno == EINTR)
-					errno = ENOSPC;
+			/* no transfer: the mapfile is saved whole even
+			 * while a signal stops the rescue */
+			if (fd >= 0 && transfer_write(NULL, fd, buf, n, at) != n)
 				return -1;
-			}
 			at += (off_t)n;
 			n = 0;
 		}
