@@ -169,8 +169,8 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 		}
 		/* The options from 'B' on in optstring are GNU's it lacks. */
 		if (strchr(optstring, c) >= strchr(optstring, 'B'))
-			bb_error_msg_and_usage("option -%c (--%s) is not supported by this "
-					       "ddrescue", c, option_name(c));
+			bb_error_msg_and_usage("option not supported: -%c, --%s",
+					       c, option_name(c));
 		given[c] = optarg;
 	}
 	r->sector = number('b', 0, 1, 1 << 20, 512);
