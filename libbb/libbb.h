@@ -297,7 +297,7 @@ enum number_mode {
 	NUMBER_COUNT,       /* GNU xstrtoumax: one factor, no extra "B" */
 	NUMBER_RESCUE,      /* GNU ddrescue: 0x/0/decimal, k Ki M Mi.., s, B */
 	NUMBER_INTEGER,     /* a C++ integer constant: 0x/0/decimal alone */
-};
+};  /* (the last two only with DDRESCUE, their user; else refused) */
 struct number_syntax {
 	const struct size_suffix *suffixes; /* NUMBER_DD and NUMBER_COUNT */
 	uint64_t sector;                    /* what NUMBER_RESCUE's "s" means

@@ -114,6 +114,9 @@ enum parse_size_result scan_number(const char **sp, const struct number_syntax *
 	unsigned base = 10, d;
 	uint64_t v = 0;
 
+	/* ddrescue's spellings cost nothing in a build without it */
+	if (!ENABLE_DDRESCUE && c_bases)
+		return PARSE_SIZE_INVALID;
 	if (syn->mode != NUMBER_INTEGER) {
 		while (bb_is_space(*s))
 			s++;
