@@ -301,6 +301,15 @@ UNPACK_WRAP := -Wl,--wrap=unpack_fill -Wl,--wrap=unpack_read_failed \
 $(O)/testsuite/unit/test_xz.o: ALL_CFLAGS += -DXZ_DIR='"$(CURDIR)/testsuite/xz"'
 $(O)/unit/test_xz: ALL_LDFLAGS += $(UNPACK_WRAP)
 
+# ddrescue's block list and mapfile code: its unit test and its fuzz
+# harness link them.
+RESCUE_MAP_OBJS := $(O)/applets/ddrescue/map.o $(O)/applets/ddrescue/mapfile.o
+$(O)/unit/test_ddrescue_map: $(O)/testsuite/unit/test_ddrescue_map.o \
+		$(RESCUE_MAP_OBJS) $(LIBBB_OBJS) $(O)/.ldflags
+	$(call msg,LD,$@)
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $< $(RESCUE_MAP_OBJS) $(LIBBB_OBJS) $(LDLIBS)
+
 # ---- configuration ---------------------------------------------------
 
 KCONFIG_ENV = srctree='$(CURDIR)' ZB_BUILD_DIR='$(abspath $(O))' \
@@ -419,10 +428,11 @@ FUZZ_DEPS := testsuite/fuzz/fuzz.h $(LIBBB_SRCS) libbb/libbb.h \
 	$(wildcard applets/dd/*.c applets/dd/*.h applets/dd/jobs/*.c applets/dd/jobs/*.h applets/ddrescue/*.c applets/ddrescue/*.h)
 DD_SRCS := $(filter applets/dd/%,$(APPLET_SRCS))
 DD_OBJS := $(filter $(O)/applets/dd/%,$(APPLET_OBJS))
+RESCUE_MAP_SRCS := applets/ddrescue/map.c applets/ddrescue/mapfile.c
 # The operand harness links all of dd; the conversion harness conv.c
 # alone (it stubs the two functions conv.c calls); the bmap harness the
-# parser alone.
-fuzz_links = $(if $(filter operands,$(1)),$(2))$(if $(filter conv,$(1)),$(filter %/conv.c %/conv.o,$(2)))$(if $(filter bmapfile,$(1)),$(filter %/bmapfile.c %/bmapfile.o,$(2)))
+# parser alone; the mapfile harness ddrescue's map and mapfile.
+fuzz_links = $(if $(filter operands,$(1)),$(2))$(if $(filter mapfile,$(1)),$(3))$(if $(filter conv,$(1)),$(filter %/conv.c %/conv.o,$(2)))$(if $(filter bmapfile,$(1)),$(filter %/bmapfile.c %/bmapfile.o,$(2)))
 
 .PHONY: fuzz check-cross sizes-cross analyze
 fuzz: $(FUZZ_TARGETS:%=$(O)/fuzz/fuzz_%)
@@ -453,7 +463,7 @@ $(O)/fuzz/fuzz_%: testsuite/fuzz/fuzz_%.c $(FUZZ_DEPS) $(AUTOCONF)
 	$(call msg,FUZZCC,$@)
 	@mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -Wl,--wrap=exit -o $@ $< $(LIBBB_SRCS) \
-		$(call fuzz_links,$*,$(DD_SRCS))
+		$(call fuzz_links,$*,$(DD_SRCS),$(RESCUE_MAP_SRCS))
 
 # Each harness is also a unit test (make check, under EMU= and in the
 # sanitizer builds too): it replays the committed seeds and every input
@@ -462,14 +472,14 @@ $(O)/fuzz/fuzz_%: testsuite/fuzz/fuzz_%.c $(FUZZ_DEPS) $(AUTOCONF)
 FUZZ_REPLAY := $(FUZZ_TARGETS:%=$(O)/unit/test_fuzz_%)
 unit: $(FUZZ_REPLAY)
 $(O)/unit/test_fuzz_%: testsuite/fuzz/fuzz_%.c testsuite/fuzz/replay.c \
-		$(FUZZ_DEPS) $(LIBBB_OBJS) $(DD_OBJS) $(O)/.cflags $(O)/.ldflags \
+		$(FUZZ_DEPS) $(LIBBB_OBJS) $(DD_OBJS) $(RESCUE_MAP_OBJS) $(O)/.cflags $(O)/.ldflags \
 		| $(KERNEL_INCLUDE)
 	$(call msg,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -Iapplets/dd -Iapplets/dd/jobs -Itestsuite/fuzz \
 		-DFUZZ_DIR='"$(CURDIR)/testsuite/fuzz"' -DFUZZ_NAME='"$*"' \
 		$(ALL_LDFLAGS) -Wl,--wrap=exit -o $@ $< testsuite/fuzz/replay.c \
-		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS)) $(LDLIBS)
+		$(LIBBB_OBJS) $(call fuzz_links,$*,$(DD_OBJS),$(RESCUE_MAP_OBJS)) $(LDLIBS)
 
 # make check-cross [ARCHS="armhf s390x"] [TESTS=...]: build the static musl
 # binary of each architecture (make CROSS=ARCH) into build-cross/ARCH and

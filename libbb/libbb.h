@@ -172,6 +172,7 @@ enum {
 	CATCH_INTERRUPT = 1 << 0,   /* SIGINT */
 	CATCH_TERMINATE = 1 << 1,   /* SIGTERM and SIGHUP */
 	CATCH_INFO      = 1 << 2,   /* SIGUSR1: a report, and the copy goes on */
+	CATCH_IGNORED_INTERRUPT = 1 << 3, /* SIGINT even where it was ignored */
 };
 
 /* A copy in progress, as the signals see it: the client's hooks. */
@@ -252,7 +253,8 @@ struct size_suffix {
 /* GNU dd's suffixes: c w b, k K M G T P E Z Y R Q. */
 extern const struct size_suffix dd_size_suffixes[];
 
-/* isspace() of the C locale, as strtoumax skips it before a number. */
+/* isspace() of the C locale, as strtoumax skips it before a number
+ * (parse_number.c). */
 bool bb_is_space(char c);
 
 enum parse_size_result {
@@ -263,10 +265,10 @@ enum parse_size_result {
 };
 
 /* Parse "N[suffix]" or a product "N[suffix]xN[suffix]x..." of any length
- * in constant stack, exactly as GNU dd 9.11 does (parse_size.c has the
- * grammar: leading blanks and '+', "K" alone = 1024, "KB" = 1000, an
- * extra trailing "B" as in "2B" or "1bB", a zero factor zeroes even an
- * overflowing product).  Every multiplication is overflow-checked; the
+ * in constant stack, exactly as GNU dd 9.11 does: parse_number_in in
+ * NUMBER_DD (parse_size.c has the grammar: leading blanks and '+', "K"
+ * alone = 1024, "KB" = 1000, an extra trailing "B" as in "2B" or "1bB",
+ * a zero factor zeroes even an overflowing product).  Every multiplication is overflow-checked; the
  * result must lie in [min, max] (PARSE_SIZE_OVERFLOW above max,
  * PARSE_SIZE_TOO_SMALL below min).  On success stores it in *result. */
 enum parse_size_result parse_size(const char *str,
@@ -288,9 +290,36 @@ uint64_t xparse_size(const char *str, const struct size_suffix *suffixes,
 /* A digit's value in bases up to 16 (either case), 99 for a non-digit
  * (parse_number.c). */
 unsigned digit_value(char c);
+
+/* ---- the one number parser (parse_number.c) ----------------------- */
+
+/* How a number is spelt; parse_number.c has each mode's rules. */
+enum number_mode {
+	NUMBER_DD,          /* GNU dd: parse_size's grammar, "x" products */
+	NUMBER_COUNT,       /* GNU xstrtoumax: one factor, no extra "B" */
+	NUMBER_RESCUE,      /* GNU ddrescue: 0x/0/decimal, k Ki M Mi.., s, B */
+	NUMBER_INTEGER,     /* a C++ integer constant: 0x/0/decimal alone */
+};  /* (the last two only with DDRESCUE, their user; else refused) */
+struct number_syntax {
+	const struct size_suffix *suffixes; /* NUMBER_DD and NUMBER_COUNT */
+	uint64_t sector;                    /* what NUMBER_RESCUE's "s" means
+					       (0: "s" refused) */
+	enum number_mode mode;
+};
+/* One factor at *s in syn's spelling, up to the first character it
+ * does not take (*s is moved there): PARSE_SIZE_OK, PARSE_SIZE_INVALID
+ * (nothing taken), or PARSE_SIZE_OVERFLOW with *v UINT64_MAX. */
+enum parse_size_result scan_number(const char **s, const struct number_syntax *syn,
+				   uint64_t *v);
+/* The whole string in syn's spelling (NUMBER_DD: a product of factors),
+ * in [min, max]; stores it in *result only on PARSE_SIZE_OK.  Garbage
+ * after a factor is PARSE_SIZE_INVALID, or PARSE_SIZE_OVERFLOW when the
+ * factor already passed INT64_MAX (as GNU's strtoumax reports it). */
+enum parse_size_result parse_number_in(const char *str, const struct number_syntax *syn,
+				       uint64_t min, uint64_t max, uint64_t *result);
 /* One count as GNU's xstrtoumax reads it (head -c, cmp -n, truncate -s):
- * parse_size with min 0, but no "x" products and no extra trailing "B"
- * ("2B", "1bB" are invalid, "1KB" is 1000). */
+ * parse_number_in in NUMBER_COUNT with min 0 ("x" products and an extra
+ * trailing "B", as in "2B" or "1bB", are invalid; "1KB" is 1000). */
 enum parse_size_result parse_number(const char *str,
 				    const struct size_suffix *suffixes,
 				    uint64_t max, uint64_t *result);

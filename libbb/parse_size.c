@@ -1,5 +1,6 @@
 /*
- * parse_size.c - GNU dd's number syntax, checked at every step.
+ * parse_size.c - GNU dd's number syntax: NUMBER_DD of the one number
+ * parser (parse_number.c), its suffix table and its warnings.
  *
  * A number is a product of factors "N[suffix]x N[suffix]x ...".  Each
  * factor is read the way GNU coreutils 9.11 reads it (xstrtoumax plus
@@ -23,7 +24,6 @@
  * ("99999999999999999999q": "Value too large for defined data type").
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "libbb.h"
 
@@ -45,110 +45,13 @@ const struct size_suffix dd_size_suffixes[] = {
 	{ 0, 0, 0 }
 };
 
-bool bb_is_space(char c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static const struct size_suffix *find_suffix(const struct size_suffix *t,
-					     char c)
-{
-	for (; t->letter; t++)
-		if (t->letter == c)
-			return t;
-	return NULL;
-}
-
 enum parse_size_result parse_size(const char *str,
 				  const struct size_suffix *suffixes,
 				  uint64_t min, uint64_t max, uint64_t *result)
 {
-	const char *p = str;
-	uint64_t product = 1;
-	int overflow = 0, zero = 0;
+	const struct number_syntax dd = { suffixes, 0, NUMBER_DD };
 
-	for (;;) {
-		const char *factor = p, *s = p;
-		const struct size_suffix *suf;
-		uint64_t value = 1;
-		int ovf = 0;
-
-		while (bb_is_space(*s))
-			s++;
-		if (*s == '-')
-			return PARSE_SIZE_INVALID;
-		if (*s == '+')
-			s++;
-		if (is_digit(*s)) {
-			for (value = 0; is_digit(*s); s++) {
-				if (__builtin_mul_overflow(value, 10, &value))
-					ovf = 1;
-				if (__builtin_add_overflow(value,
-						(unsigned)(*s - '0'), &value))
-					ovf = 1;
-			}
-		} else {
-			s = factor;
-		}
-		/* No digits (s is still at the factor): a suffix letter alone
-		 * means 1 of it.  The table's end never matches a '\0'. */
-		suf = find_suffix(suffixes, *s);
-		if (!suf && s == factor)
-			return PARSE_SIZE_INVALID;
-		if (suf) {
-			s++;
-			if (suf->power) {
-				unsigned base = 1024, i;
-				if (s[0] == 'i' && s[1] == 'B') {
-					s += 2;
-				} else if (*s == 'B' || *s == 'D') {
-					base = 1000;
-					s++;
-				}
-				for (i = 0; i < suf->power; i++)
-					ovf |= __builtin_mul_overflow(value, base,
-								      &value);
-			} else {
-				ovf |= __builtin_mul_overflow(value,
-						suf->multiplier, &value);
-			}
-		}
-		/* Zero stays zero; an overflow saturates, as strtoumax and GNU's
-		 * scaling do (so that the garbage rule below sees it). */
-		if (ovf)
-			value = UINT64_MAX;
-		if (*s == 'B' && s[-1] != 'B')
-			s++;
-
-		if (*s && *s != 'x') {
-			if (value <= INT64_MAX)     /* so never after ovf */
-				return PARSE_SIZE_INVALID;
-			ovf = 1;        /* GNU 9.11 quirk, see above */
-		}
-		if (value == 0)
-			zero = 1;
-		else if (ovf || __builtin_mul_overflow(product, value, &product))
-			overflow = 1;
-		if (*s != 'x')
-			break;
-		p = s + 1;
-	}
-
-	if (zero)
-		product = 0;
-	else if (overflow)
-		return PARSE_SIZE_OVERFLOW;
-	if (product > max)
-		return PARSE_SIZE_OVERFLOW;
-	if (product < min)
-		return PARSE_SIZE_TOO_SMALL;
-	*result = product;
-	return PARSE_SIZE_OK;
+	return parse_number_in(str, &dd, min, max, result);
 }
 
 unsigned parse_size_zero_x_count(const char *str)

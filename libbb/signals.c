@@ -25,7 +25,8 @@ static void note_signal(int sig)
  * read or write returns EINTR, so the answer comes at once.  A stopping
  * signal's handler is reset as it runs (SA_RESETHAND), so a second one
  * kills while the first is being answered; an interrupt that was
- * ignored stays ignored (nohup). */
+ * ignored stays ignored (nohup) unless CATCH_IGNORED_INTERRUPT says
+ * otherwise (GNU ddrescue answers it in a background job). */
 void transfer_catch_signals(unsigned which)
 {
 	struct sigaction action = { .sa_handler = note_signal };
@@ -35,7 +36,7 @@ void transfer_catch_signals(unsigned which)
 		sigaction(SIGUSR1, &action, NULL);
 	action.sa_flags = SA_NODEFER | SA_RESETHAND;
 	if ((which & CATCH_INTERRUPT) && sigaction(SIGINT, NULL, &old) == 0
-	    && old.sa_handler != SIG_IGN)
+	    && (old.sa_handler != SIG_IGN || (which & CATCH_IGNORED_INTERRUPT)))
 		sigaction(SIGINT, &action, NULL);
 	if (which & CATCH_TERMINATE) {
 		sigaction(SIGTERM, &action, NULL);

@@ -3,7 +3,8 @@
 # failing disk, served by testsuite/faultdisk.py (FUSE, direct_io).  The
 # disk is 16 MiB of random bytes with single bad sectors, runs of them, a
 # 512 KiB bad area, a bad end of disk, and weak sectors that read after
-# one or two failures.  For each tool and each pass set (default, -r1) it
+# one or two failures.  For each tool and each option set (the default,
+# -r1, -R, -M on the mapfile of a run with -n, -K 128Ki,1Mi, -S) it
 # prints wall time, peak RSS, good sectors recovered, weak sectors read
 # back, the most reads any bad sector had, and whether the two mapfiles
 # are equal (ddrescuelog -p).  docs/ddrescue.md carries its output.
@@ -52,8 +53,8 @@ print('%d/%d good, %d bad or weak read back, at most %d reads of one'
 EOF
 
 unmount() { fusermount3 -u m 2>/dev/null || fusermount -u m; }
-printf '%-8s %-4s %-22s %s\n' tool pass "wall, peak RSS" sectors
-for pass in "" -r1; do
+printf '%-8s %-11s %-22s %s\n' tool options "wall, peak RSS" sectors
+for pass in "" -r1 -R -M -K128Ki,1Mi -S; do
 	for tool in gnu zerobox; do
 		rm -f log out map
 		mkdir -p m
@@ -69,12 +70,15 @@ for pass in "" -r1; do
 		gnu) set -- ddrescue ;;
 		*) set -- "$zb" ddrescue ;;
 		esac
+		# -M retrims what a run without scraping left
+		[ "$pass" = -M ] && "$@" -q -n m/disk out map
+		: > log
 		# shellcheck disable=SC2086
 		/usr/bin/time -f '%e s, %M KiB' -o time "$@" -q $pass m/disk out map
 		unmount
 		wait
 		# shellcheck disable=SC2086
-		printf '%-8s %-4s %-22s %s\n' $tool "${pass:--}" "$(cat time)" \
+		printf '%-8s %-11s %-22s %s\n' $tool "${pass:--}" "$(cat time)" \
 			"$(/usr/bin/python3 score.py out log $rules)"
 		cp map "map.$tool$pass"
 	done

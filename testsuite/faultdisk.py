@@ -12,6 +12,10 @@
 #                      bytes up to START, as a disk returns what it read
 #                      before a bad sector; one that starts inside fails
 #                      with EIO
+#   scatter=START-END:STRIDE
+#                      a bad sector at START and every STRIDE bytes after
+#                      it, before END (many scattered bad sectors, found
+#                      by arithmetic, not a rule each)
 #   weak=START-END:N   as bad, but each sector reads correctly once a read
 #                      starting at it has failed N times
 #   slow=START-END:MS  a read touching the range first sleeps MS ms
@@ -21,6 +25,17 @@
 #                      and stores nothing, as a card's failing block does
 #   corrupt=START-END  writes into the range are stored inverted (xor 0xff)
 #   sector=N           the sector size that weak= counts in (512)
+#   lsector=N          a logical sector size, as a block device has one: a
+#                      read through a descriptor opened with O_DIRECT whose
+#                      offset or length is not a multiple of N fails with
+#                      EINVAL
+#   disconnect=OFFSET[:ERRNO]
+#                      the disk goes away: the first read that reaches OFFSET
+#                      and every read after it fail with ERRNO (a name such
+#                      as ENODEV or ENXIO, or a number; ENOTCONN by default)
+#   vanish             with disconnect=, the file disappears too once the
+#                      disk went away (stat fails with ENOENT), as the node
+#                      of a USB disk that was unplugged
 #   log=FILE           a line per request: "R OFFSET LENGTH RESULT" (bytes
 #                      returned, or -errno) or "W OFFSET LENGTH"
 #   gate=START-END:FILE
@@ -46,6 +61,7 @@ class FaultDisk(Operations):
 		self.fd = os.open(image, os.O_RDWR)
 		self.sector = 512
 		self.bad = []        # (start, end)
+		self.scatter = []    # (start, end, stride)
 		self.weak = []       # (start, end, failures needed)
 		self.slow = []       # (start, end, seconds)
 		self.gates = []      # (start, end, file)
@@ -54,10 +70,17 @@ class FaultDisk(Operations):
 		self.failwrite = []
 		self.failures = {}   # weak sector -> reads of it that failed
 		self.log = None
+		self.lsector = 0
+		self.disconnect = None   # (offset, errno) of disconnect=
+		self.gone = False        # the disk went away
+		self.vanish = False
 		for rule in rules:
 			key, _, value = rule.partition('=')
 			if key == 'bad':
 				self.bad.append(parse_range(value))
+			elif key == 'scatter':
+				span, _, stride = value.partition(':')
+				self.scatter.append(parse_range(span) + (int(stride, 0),))
 			elif key == 'weak':
 				span, _, n = value.partition(':')
 				self.weak.append(parse_range(span) + (int(n, 0),))
@@ -75,6 +98,18 @@ class FaultDisk(Operations):
 				self.failwrite.append(parse_range(value))
 			elif key == 'sector':
 				self.sector = int(value, 0)
+			elif key == 'lsector':
+				self.lsector = int(value, 0)
+			elif key == 'disconnect':
+				at, _, err = value.partition(':')
+				if not err:
+					err = 'ENOTCONN'
+				code = getattr(errno, err, None) if err[0].isalpha() else int(err, 0)
+				if code is None:
+					sys.exit('faultdisk: unknown errno ' + err)
+				self.disconnect = (int(at, 0), code)
+			elif key == 'vanish' and not value:
+				self.vanish = True
 			elif key == 'log':
 				self.log = open(value, 'a', buffering=1)
 			else:
@@ -90,6 +125,18 @@ class FaultDisk(Operations):
 		for start, stop in self.bad:
 			if start < end and stop > offset:
 				at = max(start, offset)
+				first = at if first is None else min(first, at)
+		for start, stop, stride in self.scatter:
+			if start >= end or stop <= offset:
+				continue
+			at = max(start, offset)
+			# the bad sector holding at, or the next one
+			k = (at - start) // stride
+			if at >= start + k * stride + self.sector:
+				k += 1
+			bad = start + k * stride
+			if bad < min(stop, end):
+				at = max(bad, offset)
 				first = at if first is None else min(first, at)
 		for start, stop, need in self.weak:
 			if start >= end or stop <= offset:
@@ -114,22 +161,32 @@ class FaultDisk(Operations):
 	def getattr(self, path, fh=None):
 		if path == '/':
 			return {'st_mode': stat.S_IFDIR | 0o755, 'st_nlink': 2}
-		if path != '/disk':
+		if path != '/disk' or (self.gone and self.vanish):
 			raise FuseOSError(errno.ENOENT)
 		size = os.fstat(self.fd).st_size
 		return {'st_mode': stat.S_IFREG | 0o644, 'st_nlink': 1,
 			'st_size': size, 'st_blocks': (size + 511) // 512}
 
 	def readdir(self, path, fh):
-		return ['.', '..', 'disk']
+		return ['.', '..'] + ([] if self.gone and self.vanish else ['disk'])
 
 	def open(self, path, flags):
-		if path != '/disk':
+		if path != '/disk' or (self.gone and self.vanish):
 			raise FuseOSError(errno.ENOENT)
-		return 0
+		# The handle says whether reads must be aligned (lsector=).
+		return 1 if flags & os.O_DIRECT else 0
 
 	def read(self, path, size, offset, fh):
 		want, end = size, offset + size
+		if self.disconnect and end > self.disconnect[0]:
+			self.gone = True
+		if self.gone:
+			code = self.disconnect[1]
+			self.note('R %d %d -%d' % (offset, want, code))
+			raise FuseOSError(code)
+		if fh and self.lsector and (offset % self.lsector or size % self.lsector):
+			self.note('R %d %d -%d' % (offset, want, errno.EINVAL))
+			raise FuseOSError(errno.EINVAL)
 		for start, stop, seconds in self.slow:
 			if start < end and stop > offset:
 				time.sleep(seconds)

@@ -15,31 +15,25 @@
 //applet:ddrescue ddrescue_main DDRESCUE
 
 //usage:[OPTION]... INFILE OUTFILE [MAPFILE]
-//usage:Copy INFILE to OUTFILE, the readable areas first, then the edges and
-//usage:insides of the unreadable ones a sector at a time.  MAPFILE records
-//usage:what was read, in GNU ddrescue's format; a rescue resumes from it.
+//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does.
+//usage:MAPFILE, in its format, records what was read: a rescue resumes from it.
 //usage:
-//usage:  -b, --sector-size=BYTES    sector size of the input (512)
-//usage:  -c, --cluster-size=SECTORS sectors per read while copying (128)
-//usage:  -d, --idirect              read the input with O_DIRECT
-//usage:  -D, --odirect              write the output with O_DIRECT
-//usage:  -f, --force                write to a device or partition
-//usage:  -i, --input-position=BYTES start of the rescue in INFILE (0)
-//usage:  -o, --output-position=BYTES where it goes in OUTFILE (the -i)
-//usage:  -s, --size=BYTES           bytes to rescue at most
-//usage:  -n, --no-scrape            leave out the scraping phase
-//usage:  -N, --no-trim              leave out the trimming phase
-//usage:  -r, --retry-passes=N       retry bad sectors N times (-1: ever)
-//usage:  -q, --quiet                no progress and no summary
-//usage:  -v, --verbose              tell what is about to be done
-//usage:
-//usage:Numbers are decimal, 0x hex or 0 octal, with an optional multiplier
-//usage:k M G T P E (1000^n) or Ki Mi Gi Ti Pi Ei (1024^n), then s
-//usage:(sectors) and B (bytes), e.g. 64Ki, 2048s, 1Mis.
+//usage:  -b N    sector size (512)       -c N   sectors a read (64 KiB)
+//usage:  -d -D   O_DIRECT in, out        -f     write to a device
+//usage:  -i N    start in INFILE         -o N   start in OUTFILE (-i)
+//usage:  -s N    size to rescue          -m MAP only what MAP calls finished
+//usage:  -n -N   no scraping, trimming   -r N   retry passes (-1: no end)
+//usage:  -R      all passes reversed     -S     sparse output
+//usage:  -M      trim all failed again   -A     copy non-trimmed again
+//usage:  -K I,M  skip sizes              -O     reopen INFILE after errors
+//usage:  -e [+]N stop at N bad areas     -E N   stop at N bytes/s failing
+//usage:  -T S    stop S after a good read (m, h, d: minutes, hours, days)
+//usage:  -a N    skip areas under N bytes/s (0: auto) after --delay-slow=S
+//usage:  -q -v   quiet, verbose          GNU's long option names work too
+//usage:Numbers: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors.
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <string.h>
@@ -48,108 +42,163 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-/* Blocks the map may hold: room for thousands of scattered bad sectors
- * in well under a MiB (pages are touched only as blocks are added). */
-enum { MAX_BLOCKS = 1 << 16 };
+/* The long-only option: a code past the letters. */
+enum { OPT_DELAY_SLOW = 0x80 };
 
+/* GNU ddrescue's options, and the long names of those it lacks, so that
+ * they too are refused by name (its long-only ones it lacks, --ask,
+ * --cpass, --log-reads and the like, are unrecognized by name). */
 static const char longopts[] =
 	"bsector-size\0" "ccluster-size\0" "didirect\0" "Dodirect\0"
 	"fforce\0" "iinput-position\0" "ooutput-position\0" "ssize\0"
 	"nno-scrape\0" "Nno-trim\0" "rretry-passes\0" "qquiet\0"
-	"vverbose\0" "Vversion\0";
+	"vverbose\0" "Vversion\0" "Rreverse\0" "Ssparse\0" "Mretrim\0"
+	"Atry-again\0" "mdomain-mapfile\0" "Kskip-size\0" "emax-bad-areas\0"
+	"Emax-error-rate\0" "Ttimeout\0" "amin-read-rate\0" "Oreopen-on-error\0"
+	"\x80" "delay-slow\0"
+	"Bbinary-prefixes\0" "Ccomplete-only\0" "Ffill-mode\0" "Ggenerate-mode\0"
+	"Htest-mode\0" "Iverify-input-size\0" "Jverify-on-error\0" "Lloose-domain\0"
+	"ppreallocate\0" "Pdata-preview\0" "ttruncate\0" "uunidirectional\0"
+	"wignore-write-errors\0" "Wcompare-before-write\0" "xextend-outfile\0"
+	"Xmax-read-errors\0" "ysynchronous\0" "Zmax-read-rate\0";
+/* Those it has, then those it lacks (an argument where GNU's takes one). */
+static const char optstring[] = "b:c:dDfi:o:s:nNr:qvVRSMAm:K:e:E:T:a:O\x80:"
+	"BCF:GH:IJLpPtuwWx:X:yZ:";
 
-/* Each option's argument by its letter ("" for a flag), NULL for an
+/* Each option's argument by its code ("" for a flag), NULL for an
  * option not given. */
-static const char *given[128];
+static const char *given[256];
 
-/* The number given to option opt, with GNU ddrescue's multipliers
- * (sector is what "s" means); dflt if the option was not given. */
-static uint64_t number(int opt, uint64_t sector, uint64_t max, uint64_t dflt)
+/* The number given to option opt, in GNU ddrescue's spelling (sector
+ * is what its "s" means, 0 where "s" is refused), in [min, max]; dflt
+ * if the option was not given. */
+static uint64_t number(int opt, uint64_t sector, uint64_t min, uint64_t max, uint64_t dflt)
 {
-	static const char letters[] = "kMGTPE";
-	const char *arg = given[opt], *s = arg, *l;
-	uint64_t v, mul = 1;
+	const struct number_syntax rescue = { NULL, sector, NUMBER_RESCUE };
+	uint64_t v;
 
-	if (!arg)
+	if (!given[opt])
 		return dflt;
-	if (parse_cxx_integer(&s, &v))
-		goto bad;
-	if (*s && (l = strchr(letters, *s == 'K' ? 'k' : *s)) != NULL) {
-		bool binary = s[1] == 'i';
-		unsigned power = (unsigned)(l - letters) + 1;
-
-		if (binary == (*s == 'k'))
-			goto bad;
-		s += 1 + binary;
-		while (power--)
-			mul *= binary ? 1024 : 1000;
-	}
-	if (*s == 's') {
-		if (__builtin_mul_overflow(mul, sector, &mul))
-			goto bad;
-		s++;
-	}
-	if (*s == 'B')
-		s++;
-	if (*s || __builtin_mul_overflow(v, mul, &v) || v > max)
-		goto bad;
+	if (parse_number_in(given[opt], &rescue, min, max, &v) != PARSE_SIZE_OK)
+		bb_error_msg_and_usage("invalid number for -%c: %s", opt,
+				       quote_escaped(given[opt]));
 	return v;
-bad:
-	bb_error_msg_and_usage("invalid number for -%c: %s", opt, quote_escaped(arg));
 }
 
-/* "message naming 'name'", then exit 1 (the errno ones are
- * exit(bb_perror_name(...))). */
-BB_NORETURN static void die_about(const char *fmt, const char *name)
+/* -T and --delay-slow: whole seconds, or minutes, hours, days with m,
+ * h, d after them. */
+static uint64_t seconds(int opt, uint64_t dflt)
 {
-	bb_error_msg_and_die(fmt, quote_always(name));
+	static const struct number_syntax integer = { NULL, 0, NUMBER_INTEGER };
+	static const char units[] = "smhd";
+	static const unsigned to_seconds[] = { 1, 60, 3600, 86400 };
+	const char *s = given[opt], *u;
+	uint64_t v;
+
+	if (!s)
+		return dflt;
+	if (scan_number(&s, &integer, &v) != PARSE_SIZE_OK ||
+	    (*s && ((u = strchr(units, *s)) == NULL || s[1])) ||
+	    __builtin_mul_overflow(v, *s ? to_seconds[u - units] : 1, &v))
+		bb_error_msg_and_usage("invalid time for %s: %s",
+				       opt == 'T' ? "-T" : "--delay-slow",
+				       quote_escaped(given[opt]));
+	return v;
 }
 
-static void on_signal(int sig)
+/* The long name of option code c, from longopts. */
+static const char *option_name(int c)
 {
-	rescue_stop_signal = sig;
+	const char *o = longopts;
+
+	while ((unsigned char)*o != c)
+		o += strlen(o) + 1;
+	return o + 1;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
+/* GNU's skip sizes: from INITIAL (0: no skipping), at most MAX, both
+ * rounded up to whole sectors; by default the larger of 64 KiB and
+ * 1/100,000 of the input, at most 1% of it. */
+static void skip_sizes(struct rescue *r)
 {
-	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
-		return a->st_rdev == b->st_rdev;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+	static const struct number_syntax rescue_number = { NULL, 0, NUMBER_RESCUE };
+	enum { MIN_SKIP = 64 << 10 };
+	const uint64_t max_skip = 1ull << 60;
+	struct number_syntax syn = rescue_number;
+	const char *s = given['K'];
+	uint64_t first = r->insize / 100000, max = 0;
+
+	first = first > MIN_SKIP ? (first + MIN_SKIP - 1) / MIN_SKIP * MIN_SKIP : MIN_SKIP;
+	syn.sector = r->sector;
+	if (s && *s != ',' && scan_number(&s, &syn, &first) != PARSE_SIZE_OK)
+		s = "?";
+	if (s && *s == ',' && (++s, scan_number(&s, &syn, &max) != PARSE_SIZE_OK))
+		s = "?";
+	if (s && (*s || (first && first < MIN_SKIP) || first > max_skip ||
+		  (max && (max < MIN_SKIP || max > max_skip || first > max))))
+		bb_error_msg_and_usage("invalid skip sizes for -K: %s",
+				       quote_escaped(given['K']));
+	if (!max)
+		max = r->insize / 100 > first ? r->insize / 100 : first;
+	r->skip_min = (first + r->sector - 1) / r->sector * r->sector;
+	r->skip_max = (max + r->sector - 1) / r->sector * r->sector;
 }
 
-static void read_mapfile(const char *name, const struct stat *in_st)
+/* The options into r and given[]; the files' names.  Refuses what it
+ * can tell wrong before any file is touched.  Returns -s (UINT64_MAX:
+ * none). */
+static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 {
-	struct mapfile_parser p;
-	struct stat st;
-	char chunk[4096];
-	ssize_t n;
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	static const struct { char letter; unsigned short flag; } flag_options[] = {
+		{ 'n', FLAG_NO_SCRAPE }, { 'N', FLAG_NO_TRIM }, { 'q', FLAG_QUIET },
+		{ 'R', FLAG_REVERSE }, { 'S', FLAG_SPARSE }, { 'M', FLAG_RETRIM },
+		{ 'A', FLAG_TRY_AGAIN }, { 'O', FLAG_REOPEN }, { 'f', FLAG_FORCE },
+		{ 'd', FLAG_DIRECT_IN }, { 'D', FLAG_DIRECT_OUT },
+	};
+	size_t i;
+	int c;
 
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return;
-		exit(bb_perror_name("cannot open mapfile %s", name));
-	}
-	if (!fstat(fd, &st)) {
-		if (same_file(&st, in_st))
-			die_about("mapfile %s is the input", name);
-		if (S_ISBLK(in_st->st_mode) && st.st_dev == in_st->st_rdev)
-			bb_error_msg("warning: mapfile %s is on the disk being rescued",
-				     quote_always(name));
-	}
-	mapfile_parse_begin(&p);
-	while ((n = safe_read(fd, chunk, sizeof(chunk))) > 0)
-		if (mapfile_parse_feed(&p, chunk, (size_t)n))
+	for (;;) {
+		optarg = "";
+		c = bb_getopt(argc, argv, optstring, longopts);
+		if (c < 0)
 			break;
-	if (n < 0)
-		exit(bb_perror_name("error reading mapfile %s", name));
-	if (p.error || mapfile_parse_end(&p)) {
-		xfunc_error_retval = 2;
-		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
-				     quote_always(name), p.lineno, p.error);
+		if (c == 'V') {
+			bb_print_version();
+			exit(0);
+		}
+		/* The options from 'B' on in optstring are GNU's it lacks. */
+		if (strchr(optstring, c) >= strchr(optstring, 'B'))
+			bb_error_msg_and_usage("option not supported: -%c, --%s",
+					       c, option_name(c));
+		given[c] = optarg;
 	}
-	close(fd);
-	rescue_resume_at(p.cur_status, p.cur_pass);
+	r->sector = number('b', 0, 1, 1 << 20, 512);
+	r->cluster = number('c', 0, 1, (64 << 20) / r->sector,
+			    r->sector < 65536 ? 65536 / r->sector : 1) * r->sector;
+	r->retry_passes = given['r'] && !strcmp(given['r'], "-1") ? INT_MAX
+			  : (int)number('r', 0, 0, INT_MAX / 2, 0);
+	r->ipos = number('i', r->sector, 0, INT64_MAX, 0);
+	r->opos = number('o', r->sector, 0, INT64_MAX, r->ipos);
+	r->min_rate = given['a'] ? (int64_t)number('a', r->sector, 0, INT64_MAX, 0) : -1;
+	r->delay_slow = seconds(OPT_DELAY_SLOW, 30);
+	r->timeout = seconds('T', UINT64_MAX);
+	r->max_error_rate = number('E', r->sector, 0, INT64_MAX, UINT64_MAX);
+	r->new_bad_only = given['e'] && *given['e'] == '+';
+	r->max_bad_areas = number('e', 0, 0, INT64_MAX, UINT64_MAX);
+	for (i = 0; i < ARRAY_SIZE(flag_options); i++)
+		if (given[(unsigned char)flag_options[i].letter])
+			r->flags |= flag_options[i].flag;
+	r->domain_name = given['m'];
+	r->in_flags = O_RDONLY | O_CLOEXEC | (r->flags & FLAG_DIRECT_IN ? O_DIRECT : 0);
+	if (argc - optind < 2 || argc - optind > 3)
+		bb_error_msg_and_usage("give INFILE, OUTFILE and maybe MAPFILE");
+	r->in_name = argv[optind];
+	r->out_name = argv[optind + 1];
+	r->map_name = argv[optind + 2];
+	skip_sizes(r);
+	return given['s'] && !strcmp(given['s'], "-1") ? UINT64_MAX
+	       : number('s', r->sector, 0, INT64_MAX, UINT64_MAX);
 }
 
 /* The command line for the mapfile's comment (the options as bb_getopt
@@ -158,133 +207,81 @@ static void read_mapfile(const char *name, const struct stat *in_st)
 static const char *join_args(char **argv)
 {
 	static char line[COMMAND_LINE_MAX + 1];
-	char *p = stpcpy(line, "ddrescue"), *end = line + COMMAND_LINE_MAX;
+	char *p = line, *end = line + COMMAND_LINE_MAX;
+	const char *a = "ddrescue";
 
-	while (*++argv) {
-		const char *a = *argv;
-
-		if (p < end)
-			*p++ = ' ';
+	for (;;) {
 		for (; *a && p < end; a++, p++) {
 			*p = *a;
 			if (*p == '\n')
 				*p = ' ';
 		}
+		if ((a = *++argv) == NULL)
+			break;
+		if (p < end)
+			*p++ = ' ';
 	}
+	*p = '\0';
 	return line;
+}
+
+/* Why the rescue stopped, said; the exit status (a signal is raised
+ * again once the mapfile is saved, as GNU does). */
+static int report(struct rescue *r, enum rescue_stop stop)
+{
+	static const char *const why[] = {
+		[RESCUE_WRITE_FAILED] = "error writing %s",
+		[RESCUE_READ_FAILED] = "error reading %s",
+		[RESCUE_UNALIGNED] = "%s: unaligned read: is the sector size (-b) right?",
+		[RESCUE_INPUT_GONE] = "input file %s disappeared",
+		[RESCUE_REOPEN_FAILED] = "cannot reopen %s",
+		[RESCUE_SAVE_FAILED] = "error saving mapfile %s",
+		[RESCUE_NO_MEMORY] = "memory exhausted",
+		[RESCUE_TOO_MANY_BAD] = "too many bad areas",
+		[RESCUE_ERROR_RATE] = "too high error rate reading the input",
+		[RESCUE_TIMEOUT] = "timeout expired",
+	};
+	int sig = r->transfer.stopped_by;
+	const char *name = stop == RESCUE_WRITE_FAILED ? r->out_name
+			   : stop == RESCUE_SAVE_FAILED ? r->map_name : r->in_name;
+
+	if (stop == RESCUE_FINISHED)
+		return EXIT_SUCCESS;
+	if (stop == RESCUE_SIGNALED) {
+		if (!(r->flags & FLAG_QUIET))
+			bb_dprintf(STDOUT_FILENO, "Interrupted by user\n");
+		/* its default action is back (SA_RESETHAND) */
+		(void)raise(sig);
+		return 128 + sig;
+	}
+	bb_errno_msg(stop == RESCUE_WRITE_FAILED || stop == RESCUE_READ_FAILED ||
+		     stop == RESCUE_SAVE_FAILED || stop == RESCUE_REOPEN_FAILED
+		     ? r->error : 0, why[stop], quote_always(name));
+	return EXIT_FAILURE;
 }
 
 int ddrescue_main(int argc, char **argv)
 {
 	struct rescue r;
-	struct io_end in;
-	struct lazy_buffer buf = { NULL, 0 };
-	struct stat out_st;
-	struct sigaction sa;
-	bool out_exists, unaligned = false;
-	uint64_t size, insize;
-	int c, fd;
+	uint64_t size;
 
 	memset(&r, 0, sizeof(r));
-	r.sector = 512;
-	for (;;) {
-		optarg = "";
-		c = bb_getopt(argc, argv, "b:c:dDfi:o:s:nNr:qvVaABCe:E:F:GH:IJK:LmMOpPRST:tuwWx:X:y",
-			      longopts);
-		if (c < 0)
-			break;
-		if (c == 'V') {
-			bb_print_version();
-			return 0;
-		}
-		/* The rest of the option string is GNU's options it lacks. */
-		if (!strchr("bcdDfiosnNrqv", c))
-			bb_error_msg_and_usage("option -%c is not supported by this ddrescue", c);
-		given[c] = optarg;
-		/* -b and -r are checked as they come, the other numbers
-		 * once -b (what their "s" means) is known. */
-		if (c == 'b')
-			r.sector = number(c, 1, 1 << 20, 0);
-		if (c == 'r')
-			r.retry_passes = strcmp(optarg, "-1") ? (int)number(c, 1, INT_MAX, 0)
-							      : INT_MAX;
-	}
-	r.no_scrape = given['n'];
-	r.no_trim = given['N'];
-	r.quiet = given['q'];
-	if (!r.sector)
-		bb_error_msg_and_usage("invalid sector size 0");
-	r.cluster = number('c', 1, (64 << 20) / r.sector, 128) * r.sector;
-	if (!r.cluster)
-		bb_error_msg_and_usage("invalid cluster size 0");
-	r.ipos = number('i', r.sector, INT64_MAX, 0);
-	r.opos = number('o', r.sector, INT64_MAX, r.ipos);
-	size = number('s', r.sector, INT64_MAX, UINT64_MAX);
-	if (argc - optind < 2 || argc - optind > 3)
-		bb_error_msg_and_usage(argc - optind < 2 ? "both input and output files must be given"
-				       : "too many files");
-	r.in_name = argv[optind];
-	r.out_name = argv[optind + 1];
-	r.map_name = argv[optind + 2];
-	/* O_DIRECT reads and writes whole sectors only (no -s: to the end) */
-	if (given['s'])
-		unaligned = size % r.sector;
-	if (given['d'] && (r.ipos % r.sector || unaligned))
-		bb_error_msg_and_usage("with -d, -i and -s must be whole sectors");
-	if (given['D'] && (r.opos % r.sector || unaligned))
-		bb_error_msg_and_usage("with -D, -o and -s must be whole sectors");
-
-	fd = open(r.in_name, O_RDONLY | O_CLOEXEC | (given['d'] ? O_DIRECT : 0));
-	if (fd < 0)
-		exit(bb_perror_name("cannot open %s", r.in_name));
-	io_end_learn(&in, fd, r.in_name);
-	r.in_fd = fd;
-	if (!in.size_known && !given['s'])
-		die_about("the size of %s is unknown; give it with -s", r.in_name);
-	insize = in.size_known ? in.size : r.ipos + size;
-	out_exists = stat(r.out_name, &out_st) == 0;
-	if (out_exists && same_file(&out_st, &in.st))
-		bb_error_msg_and_die("input and output are the same file");
-	if (out_exists && !S_ISREG(out_st.st_mode) && !given['f'])
-		die_about("output %s is not a regular file; use -f to write to it", r.out_name);
-	if (map_init(MAX_BLOCKS))
-		bb_perror_msg_and_die("cannot reserve the block list");
-	if (r.map_name) {
-		struct stat map_st;
-
-		if (out_exists && stat(r.map_name, &map_st) == 0 && same_file(&map_st, &out_st))
-			bb_error_msg_and_die("mapfile and output are the same file");
-		read_mapfile(r.map_name, &in.st);
-	}
-	if (map_end() < insize && map_append(insize - map_end(), ST_NONTRIED))
-		bb_error_msg_and_die("too many blocks in the mapfile");
-	r.iend = min_u64(insize, r.ipos > UINT64_MAX - size ? UINT64_MAX : r.ipos + size);
-	if (r.iend > map_end())
-		r.iend = map_end();
-	if (r.iend < r.ipos)
-		r.iend = r.ipos;
-	if (lazy_buffer_alloc(&buf, r.cluster))
-		bb_perror_msg_and_die("cannot allocate %llu bytes", (unsigned long long)r.cluster);
-	r.buf = buf.data;
-
-	fd = open(r.out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (given['D'] ? O_DIRECT : 0), 0666);
-	if (fd < 0)
-		exit(bb_perror_name("cannot open %s", r.out_name));
-	r.out_fd = fd;
+	size = parse_options(&r, argc, argv);
 	r.command_line = join_args(argv);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	if (given['v'] && !r.quiet)
-		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n"
-			   "    Starting positions: infile = %llu, outfile = %llu\n"
-			   "    Copy block size: %llu sectors, sector size: %llu bytes\n",
-			   (unsigned long long)(r.iend - r.ipos), r.in_name, r.out_name,
-			   (unsigned long long)r.ipos, (unsigned long long)r.opos,
-			   (unsigned long long)(r.cluster / r.sector),
-			   (unsigned long long)r.sector);
-	return rescue_run(&r);
+	r.cur_status = ST_NONTRIED;
+	r.cur_pass = 1;
+	r.phase = "Starting";
+	setup(&r, size);
+	skip_sizes(&r);         /* again, now that the input's size is known */
+	/* GNU ddrescue answers SIGINT even where it was ignored (a job
+	 * started in the background) */
+	transfer_catch_signals(CATCH_INTERRUPT | CATCH_IGNORED_INTERRUPT |
+			       CATCH_TERMINATE);
+	r.screen.fd = STDOUT_FILENO;
+	if (given['v'] && !(r.flags & FLAG_QUIET))
+		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",
+			   (unsigned long long)r.size[0] + r.size[1] + r.size[2] + r.size[3] +
+			   r.size[4], r.in_name, r.out_name);
+	show_initial_status(&r);
+	return report(&r, rescue_run(&r));
 }

@@ -5,8 +5,8 @@
  * the text in pieces through a line buffer of fixed size, so a mapfile
  * of any length costs no more memory than its blocks; a line that does
  * not fit is accepted only as a comment.  Saving writes a new file,
- * fsyncs it and renames it over the old one: a crash leaves one or the
- * other, whole.
+ * fsyncs it and renames it over the old one (ddrescue.h says how the
+ * links, the mode and a full disk are dealt with).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,35 +18,10 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-int parse_cxx_integer(const char **sp, uint64_t *v)
-{
-	const char *s = *sp;
-	unsigned base = 10;
-	uint64_t n = 0;
-	unsigned d;
-	int digits = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0') {
-		base = 8;
-	}
-	for (; (d = digit_value(*s)) < base; s++, digits++) {
-		if (n > ((uint64_t)INT64_MAX - d) / base)
-			return -1;
-		n = n * base + d;
-	}
-	if (!digits)
-		return -1;
-	*v = n;
-	*sp = s;
-	return 0;
-}
-
-void mapfile_parse_begin(struct mapfile_parser *p)
+int mapfile_parse_begin(struct mapfile_parser *p)
 {
 	memset(p, 0, sizeof(*p));
+	return map_init(&p->map);
 }
 
 static const char *skip_blanks(const char *s)
@@ -56,97 +31,93 @@ static const char *skip_blanks(const char *s)
 	return s;
 }
 
-/* Split a line into at most 3 fields; returns how many (4: too many). */
+/* Split a line into at most 3 fields (what follows is ignored, as GNU
+ * ignores it); returns how many. */
 static int fields(char *line, char *field[3])
 {
 	int n = 0;
 	char *s = line;
 
-	for (;;) {
+	while (n < 3) {
 		s = (char *)skip_blanks(s);
 		if (!*s || *s == '#')
-			return n;
-		if (n == 3)
-			return 4;
+			break;
 		field[n++] = s;
 		while (*s && *s != ' ' && *s != '\t' && *s != '\r')
 			s++;
 		if (*s)
 			*s++ = '\0';
 	}
+	return n;
 }
 
-static int number_field(const char *f, uint64_t *v)
+/* A field that is a C++ integer constant, at most max: 0 or -1. */
+static int number_field(const char *f, uint64_t max, uint64_t *v)
 {
-	return parse_cxx_integer(&f, v) || *f ? -1 : 0;
+	static const struct number_syntax integer = { NULL, 0, NUMBER_INTEGER };
+
+	return scan_number(&f, &integer, v) != PARSE_SIZE_OK || *f || *v > max ? -1 : 0;
 }
 
-static int fail(struct mapfile_parser *p, const char *why)
+/* The status line "pos status [pass]": false if it is not one. */
+static bool status_line(struct mapfile_parser *p, char *field[3], int n)
 {
-	p->error = why;
-	return -1;
+	uint64_t pass = 1;
+
+	if (field[1][1] || !strchr("?*/-FG+", *field[1]) ||
+	    (n == 3 && (*field[2] < '0' || *field[2] > '9' ||
+			number_field(field[2], INT_MAX, &pass) || !pass)))
+		return false;
+	p->have_status = true;
+	p->cur_status = (unsigned char)*field[1];
+	p->cur_pass = (int)pass;
+	return true;
 }
 
-/* The line in p->line: NULL, or what is wrong with it. */
+/* The line in p->line: NULL, or what is wrong with it (GNU says no
+ * more than which line). */
 static const char *parse_line(struct mapfile_parser *p)
 {
+	static const char invalid[] = "invalid line", no_memory[] = "out of memory";
 	char *field[3], *status;
-	uint64_t pos, size, pass;
+	uint64_t pos, size;
 	int n;
 
 	p->line[p->len] = '\0';
 	n = fields(p->line, field);
 	if (!n)
 		return NULL;
-	if (p->too_long)
-		return "line too long";
-	if (n != 3)
-		return "expected 3 fields";
-	if (number_field(field[0], &pos))
-		return "invalid position";
-	/* The status line is "pos status pass", a block "pos size status". */
-	status = field[p->have_status ? 2 : 1];
-	if (status[1])
-		return "invalid status character";
+	if (p->too_long || n < 2 + p->have_status || number_field(field[0], INT64_MAX, &pos))
+		return invalid;
 	if (!p->have_status) {
-		if (!strchr("?*/-FG+", *status))
-			return "invalid status character";
-		if (*field[2] < '1' || *field[2] > '9' ||
-		    number_field(field[2], &pass) || pass > 1000000)
-			return "invalid pass";
-		p->have_status = true;
 		p->cur_pos = pos;
-		p->cur_status = (unsigned char)*status;
-		p->cur_pass = (int)pass;
-		return NULL;
+		return status_line(p, field, n) ? NULL : invalid;
 	}
-	if (number_field(field[1], &size))
-		return "invalid size";
-	if (!strchr("?*/-+", *status))
-		return "invalid status character";
-	if (!map_count() && pos && map_append(pos, ST_NONTRIED))
-		return "too many blocks";
-	if (pos != map_end())
-		return "block not contiguous with the one before";
-	if (size > (uint64_t)INT64_MAX - pos)
-		return "block ends past the largest position";
-	if (map_append(size, *status))
-		return "too many blocks";
+	status = field[2];
+	/* contiguous blocks; one of size 0 only at 0, as GNU has it; the
+	 * first may start past 0, non-tried up to it */
+	if (number_field(field[1], INT64_MAX - pos, &size) || (!size && pos) ||
+	    status[1] || !strchr("?*/-+", *status) ||
+	    (p->map.count && pos != map_end(&p->map)))
+		return invalid;
+	if (map_append(&p->map, pos - map_end(&p->map), ST_NONTRIED) ||
+	    map_append(&p->map, size, *status))
+		return no_memory;
 	return NULL;
 }
 
 int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 {
 	for (; n; data++, n--) {
-		if (*data == '\n') {
+		if (*data == '\n' || !*data) {
 			p->lineno++;
-			if ((p->error = parse_line(p)) != NULL)
+			if (!*data || (p->error = parse_line(p)) != NULL) {
+				if (!p->error)
+					p->error = "invalid line";
 				return -1;
+			}
 			p->len = 0;
 			p->too_long = false;
-		} else if (*data == '\0') {
-			p->lineno++;
-			return fail(p, "NUL byte");
 		} else if (p->len < sizeof(p->line) - 1) {
 			p->line[p->len++] = *data;
 		} else {
@@ -156,13 +127,12 @@ int mapfile_parse_feed(struct mapfile_parser *p, const char *data, size_t n)
 	return 0;
 }
 
-int mapfile_parse_end(struct mapfile_parser *p)
+int mapfile_parse_end(struct mapfile_parser *p, struct map *map)
 {
 	/* a last line without its newline */
 	if ((p->len || p->too_long) && mapfile_parse_feed(p, "\n", 1))
 		return -1;
-	if (!p->have_status && p->lineno)
-		return fail(p, "no status line");
+	*map = p->map;
 	return 0;
 }
 
@@ -171,7 +141,7 @@ int mapfile_parse_end(struct mapfile_parser *p)
 /* Lines are formatted into a buffer written whenever less than a block
  * line's room (42 bytes) is left; the header, with the command line and
  * the phase cut to COMMAND_LINE_MAX and PHASE_MAX, always fits. */
-enum { SAVE_BUF = 4096, LINE_ROOM = 64, PHASE_MAX = 64 };
+enum { SAVE_BUF = 4096, LINE_ROOM = 64, PHASE_MAX = 64, LINK_HOPS = 40 };
 
 /* GNU writes the hex of the mapfile in upper case, bb_format in lower:
  * upper-case the letters of the line at s, which are only hex digits. */
@@ -182,59 +152,135 @@ static void upper_hex(char *s)
 			*s -= 'a' - 'A';
 }
 
-int mapfile_save(const char *name, const struct mapfile_status *st)
+/* The mapfile's text, written to fd from offset 0 (fd < 0: only
+ * counted); *len is its length.  Returns 0 or -1 with errno. */
+static int write_text(int fd, const struct map *map, const struct mapfile_status *st,
+		      off_t *len)
 {
-	char buf[SAVE_BUF], tmp[PATH_MAX], *line;
-	size_t len, i = 0;
-	int fd, err;
+	char buf[SAVE_BUF], *line;
+	size_t n, i = 0, j;
+	off_t at = 0;
 
-	/* A name that does not fit is one that open() would refuse. */
-	if (bb_format(tmp, sizeof(tmp), "%s.tmp", name) >= sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -1;
-	len = bb_format(buf, SAVE_BUF,
-			"# Mapfile. Created by zerobox ddrescue\n"
-			"# Command line: %.*s\n# %.*s\n"
-			"# current_pos  current_status  current_pass\n",
-			COMMAND_LINE_MAX, st->command_line, PHASE_MAX, st->phase);
+	n = bb_format(buf, SAVE_BUF,
+		      "# Mapfile. Created by zerobox ddrescue\n"
+		      "# Command line: %.*s\n# %.*s\n"
+		      "# current_pos  current_status  current_pass\n",
+		      COMMAND_LINE_MAX, st->command_line, PHASE_MAX, st->phase);
 	/* At least 8 hex digits, as GNU writes them. */
-	line = buf + len;
-	len += bb_format(line, SAVE_BUF - len,
-			 "0x%08llx     %c               %d\n"
-			 "#      pos        size  status\n",
-			 (unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
+	line = buf + n;
+	n += bb_format(line, SAVE_BUF - n,
+		       "0x%08llx     %c               %d\n"
+		       "#      pos        size  status\n",
+		       (unsigned long long)st->cur_pos, st->cur_status, st->cur_pass);
 	upper_hex(line);
 	for (;;) {
-		uint64_t pos, size;
-		int s;
-
-		if (len > SAVE_BUF - LINE_ROOM || i == map_count()) {
-			if (full_write(fd, buf, len) != (ssize_t)len)
-				break;
-			len = 0;
+		if (n > SAVE_BUF - LINE_ROOM || i == map->count) {
+			/* no transfer: the mapfile is saved whole even
+			 * while a signal stops the rescue */
+			if (fd >= 0 && transfer_write(NULL, fd, buf, n, at) != n)
+				return -1;
+			at += (off_t)n;
+			n = 0;
 		}
-		if (i == map_count())
+		if (i == map->count)
 			break;
-		map_block(i++, &pos, &size, &s);
-		line = buf + len;
-		len += bb_format(line, SAVE_BUF - len, "0x%08llx  0x%08llx  %c\n",
-				 (unsigned long long)pos, (unsigned long long)size, s);
+		/* a block, with those after it of its status (GNU's at its
+		 * end: the domain's bounds, -M and -A leave neighbours so) */
+		for (j = i + 1; j < map->count &&
+		     !((map->status[j] ^ map->status[i]) & ~ST_OUTSIDE); j++)
+			;
+		line = buf + n;
+		n += bb_format(line, SAVE_BUF - n, "0x%08llx  0x%08llx  %c\n",
+			       (unsigned long long)map->start[i],
+			       (unsigned long long)(map->start[j] - map->start[i]),
+			       map->status[i] & ~ST_OUTSIDE);
 		upper_hex(line);
+		i = j;
 	}
-	/* len is 0 when every line was written */
-	if (len || fsync(fd)) {
+	*len = at;
+	return 0;
+}
+
+/* The file a chain of symbolic links from name ends at, into path
+ * (PATH_MAX bytes); name itself when it is no link.  Returns 0, or -1
+ * (ENAMETOOLONG, ELOOP). */
+static int resolve_links(const char *name, char *path)
+{
+	char link[PATH_MAX];
+	size_t len = strlen(name);
+	int hops = 0;
+
+	if (len >= PATH_MAX)
+		goto too_long;
+	memcpy(path, name, len + 1);
+	for (;;) {
+		ssize_t n = readlink(path, link, sizeof(link) - 1);
+		char *slash = strrchr(path, '/');
+		size_t dir;
+
+		if (n < 0)
+			return 0;
+		link[n] = '\0';
+		if (++hops > LINK_HOPS) {
+			errno = ELOOP;
+			return -1;
+		}
+		/* a relative link is relative to its own directory */
+		dir = link[0] == '/' || !slash ? 0 : (size_t)(slash + 1 - path);
+		if (dir + (size_t)n >= PATH_MAX)
+			goto too_long;
+		memcpy(path + dir, link, (size_t)n + 1);
+	}
+too_long:
+	errno = ENAMETOOLONG;
+	return -1;
+}
+
+/* Rewrite path in place: its room first (so that a full disk fails
+ * before a byte changes), then the text, the length, fsync. */
+static int save_in_place(const char *path, const struct map *map,
+			 const struct mapfile_status *st)
+{
+	off_t len;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
+
+	if (fd < 0)
+		return -1;
+	write_text(-1, map, st, &len);
+	if ((fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
+	    write_text(fd, map, st, &len) || ftruncate(fd, len) || fsync(fd)) {
 		err = errno;
 		close(fd);
-	} else if (close(fd) || rename(tmp, name)) {
-		err = errno;
-	} else {
-		return 0;
+		errno = err;
+		return -1;
 	}
+	return close(fd);
+}
+
+int mapfile_save(const char *name, const struct map *map, const struct mapfile_status *st)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 24];
+	struct stat old;
+	off_t len;
+	int fd;
+
+	if (resolve_links(name, path))
+		return -1;
+	/* a name of its own, never a file the user has (O_EXCL); the mode
+	 * the umask leaves, or the old mapfile's */
+	bb_format(tmp, sizeof(tmp), "%s.ddrescue-%u", path, (unsigned)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return save_in_place(path, map, st);
+	if (stat(path, &old) == 0)
+		fchmod(fd, old.st_mode & 07777);
+	if (write_text(fd, map, st, &len) || fsync(fd)) {
+		close(fd);
+		goto in_place;
+	}
+	if (close(fd) == 0 && rename(tmp, path) == 0)
+		return 0;
+in_place:
 	unlink(tmp);
-	errno = err;
-	return -1;
+	return save_in_place(path, map, st);
 }

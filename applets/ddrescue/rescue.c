@@ -1,355 +1,351 @@
 /*
- * rescue.c - the passes of a rescue, in GNU ddrescue's order:
- *   copying   big reads of the non-tried areas: forwards skipping ahead
- *             after each error (the skip doubles while errors follow
- *             each other), backwards leaving the rest of a block after
- *             its first error, then forwards without skipping; a failed
- *             read marks its cluster non-trimmed;
- *   trimming  sector reads in from both edges of each non-trimmed block
- *             up to its first bad sector; the middle becomes non-scraped;
- *   scraping  every non-scraped sector once;
- *   retrying  the bad sectors, -r times, changing direction each pass.
- * So a sector is read at most once while copying and once after.  Only
- * finished areas are written to the output, and no finished area is
- * read again.  The mapfile is saved every 30 seconds, at the end and
- * when a signal stops the rescue; progress goes to stdout each second.
+ * rescue.c - the phases of a rescue, in GNU ddrescue 1.27's order and
+ * with its reads, so that the two tools' mapfiles come out the same:
+ *
+ *   copying   up to five passes over the non-tried areas, a cluster a
+ *             read, in alternate directions (-R: the first backwards).
+ *             Pass 1 skips ahead after an error (the skip doubles while
+ *             errors follow each other) or a slow second (-a); passes 2
+ *             to 4 leave the rest of a block after its first error;
+ *             passes 3 and 4 read only blocks next to finished ones;
+ *             pass 5 reads everything left.  A pass that finds no
+ *             non-tried block ends the phase.  A failed read marks what
+ *             it did not get non-trimmed (bad, if a sector or less);
+ *   trimming  each non-trimmed block read a sector at a time in from its
+ *             leading edge, then its trailing edge, up to the first bad
+ *             sector (not from an edge next to a bad sector); the middle
+ *             becomes non-scraped;
+ *   scraping  every non-scraped sector, once;
+ *   retrying  the bad sectors, -r passes, alternating directions.
+ *
+ * A rescue resumes at the pass, and the position, the mapfile's status
+ * line names.  The mapfile is saved on copy.c's schedule, GNU's.
  */
-#include <errno.h>
-#include <signal.h>
-#include <stdlib.h>
+#include <limits.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "libbb.h"
 #include "ddrescue.h"
 
-static const uint64_t SAVE_INTERVAL_NS = 30000000000u, PROGRESS_NS = 1000000000u;
-
-volatile int rescue_stop_signal;
-
-/* A copy of the caller's: its fields are then addressed directly. */
-static struct rescue r;
-static const char *phase;
-static int cur_status = ST_NONTRIED, cur_pass = 1;
-static uint64_t cur_pos, read_bytes, last_save_ns, last_progress_ns;
-static uint64_t rate_bytes, rate_ns;
-static bool line_open;
-
-static void save(void)
-{
-	struct mapfile_status st = { r.command_line, phase, cur_pos,
-				     cur_status, cur_pass };
-	char text[64];
-
-	if (!r.map_name)
-		return;
-	if (cur_status == ST_NONTRIED || cur_status == ST_BAD) {
-		bb_format(text, sizeof(text), "%s Pass %d", phase, cur_pass);
-		st.phase = text;
-	}
-	if (mapfile_save(r.map_name, &st))
-		bb_perror_name("error saving mapfile %s", r.map_name);
-}
-
-static void progress(bool last)
-{
-	char res[HUMAN_BUF_SIZE], err[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
-	uint64_t now = monotonic_ns(), errsize = 0;
-	size_t areas = 0, n;
-	struct winsize ws;
-	/* isatty() as musl has it, through the ioctl() libbb links anyway */
-	bool tty = ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0;
-	const char *bad = "*/-";
-
-	if (r.quiet)
-		return;
-	for (; *bad; bad++) {
-		errsize += map_total(r.ipos, r.iend, *bad, &n);
-		areas += n;
-	}
-	human_readable(res, map_total(r.ipos, r.iend, ST_FINISHED, &n), 1, 1, false);
-	human_readable(err, errsize, 1, 1, false);
-	human_readable(rate, read_bytes - rate_bytes, 1000000000,
-		       now > rate_ns ? now - rate_ns : 1, false);
-	rate_bytes = read_bytes;
-	rate_ns = now;
-	bb_dprintf(STDOUT_FILENO,
-		   "%srescued: %s, bad areas: %zu, errsize: %s, rate: %s/s, %s pass %d%s",
-		   tty ? "\r" : "", res, areas, err, rate,
-		   phase, cur_pass,
-		   tty && !last ? "\033[K" : "\n");
-	line_open = tty && !last;
-}
-
-/* Before a message that ends the rescue: save, and end the progress
- * line so that the message starts on its own. */
-static void save_ending_line(void)
-{
-	save();
-	if (line_open)
-		full_write_str(STDOUT_FILENO, "\n");
-}
-
-/* After each read: act on a signal, show progress, save now and then. */
-static void tick(void)
-{
-	uint64_t now = monotonic_ns();
-
-	if (rescue_stop_signal) {
-		int sig = rescue_stop_signal;
-
-		save_ending_line();
-		if (!r.quiet)
-			bb_error_msg("interrupted by signal %d", sig);
-		signal(sig, SIG_DFL);
-		raise(sig);
-		_Exit(128 + sig);
-	}
-	if (now - last_progress_ns >= PROGRESS_NS) {
-		last_progress_ns = now;
-		progress(false);
-	}
-	if (now - last_save_ns >= SAVE_INTERVAL_NS) {
-		last_save_ns = now;
-		save();
-	}
-}
-
-BB_NORETURN static void die_writing(void)
-{
-	int e = errno;
-
-	save_ending_line();
-	bb_errno_msg_and_die(e, "error writing %s", quote_always(r.out_name));
-}
-
-static void set(uint64_t a, uint64_t b, int st)
-{
-	if (map_set(a, b, st)) {
-		save();
-		bb_error_msg_and_die("too many blocks in the map; resume with "
-				     "the mapfile saved");
-	}
-}
-
 /*
- * Read [pos, pos + len) and write what was read; returns the bytes
- * finished.  A short read counts as an error at the first sector it did
- * not return (its partial sector is not kept), as does a read past the
- * end of a device that shrank.
+ * The block of status st (within the domain) that holds or follows pos
+ * (backwards: holds or comes before pos - 1), cut at pos, into
+ * [*a, *b).  With next_to_finished, only a block that follows
+ * (backwards: precedes) a finished block or the map's edge.  *found, if
+ * not NULL, is set when a block of status st was seen at all.
  */
-static uint64_t read_block(uint64_t pos, uint64_t len)
+static bool piece_from(const struct rescue *r, uint64_t pos, int st, bool back,
+		       bool next_to_finished, bool *found, uint64_t *a, uint64_t *b)
 {
-	ssize_t n, w;
-	uint64_t done = 0;
+	uint64_t from = pos;
 
-	cur_pos = pos;
-	do
-		n = pread(r.in_fd, r.buf, len, (off_t)pos);
-	while (n < 0 && errno == EINTR && !rescue_stop_signal);
-	if (n > 0) {
-		done = (uint64_t)n;
-		if (done < len && pos + done < r.iend)
-			done -= done % r.sector;
-		read_bytes += done;
-	}
-	while (done && (w = pwrite(r.out_fd, r.buf, done,
-				   (off_t)(pos - r.ipos + r.opos))) != (ssize_t)done) {
-		if (w > 0 || (w < 0 && errno != EINTR)) {
-			if (w >= 0)
-				errno = ENOSPC;
-			die_writing();
+	while (map_next_block(&r->map, pos, st, back, a, b)) {
+		if (found)
+			*found = true;
+		pos = back ? *a : *b;
+		/* the neighbour's own status, in the domain or not */
+		if (!next_to_finished ||
+		    ((back ? map_status_at(&r->map, *b)
+		      : *a ? map_status_at(&r->map, *a - 1) : ST_FINISHED) & ~ST_OUTSIDE)
+		    == ST_FINISHED) {
+			if (back)
+				*b = min_u64(*b, from);
+			else if (*a < from)
+				*a = from;
+			return true;
 		}
 	}
-	if (done)
-		set(pos, pos + done, ST_FINISHED);
-	tick();
-	return done;
-}
-
-/* The next block of status st in the rescue domain, forwards from pos
- * or backwards from it. */
-static bool next_block(bool backwards, uint64_t pos, int st, uint64_t *a, uint64_t *b)
-{
-	return backwards ? map_search(r.ipos, pos, st, true, a, b)
-			 : map_search(pos, r.iend, st, false, a, b);
-}
-
-/* Narrow [*a, *b) to its first read of unit bytes (a sector, a
- * cluster), forwards or backwards: reads end on unit boundaries of the
- * input, as GNU's do, so that a bad area is delimited the same way. */
-static void first_piece(bool backwards, uint64_t unit, uint64_t *a, uint64_t *b)
-{
-	if (backwards) {
-		uint64_t s = (*b - 1) - (*b - 1) % unit;
-
-		if (s > *a)
-			*a = s;
-	} else {
-		uint64_t e = *a - *a % unit + unit;
-
-		if (e < *b)
-			*b = e;
-	}
-}
-
-/* One copying pass.  skipping: jump ahead after an error, the jump
- * doubling while errors follow; backwards: read blocks from their end,
- * leaving the rest of a block after its first error. */
-static void copy_pass(bool backwards, bool skipping)
-{
-	uint64_t skip_min = r.iend / 100000 > 65536 ? r.iend / 100000 : 65536;
-	uint64_t skip_max = r.iend / 100 > skip_min ? r.iend / 100 : skip_min;
-	uint64_t skip, pos = backwards ? r.iend : r.ipos, a, b;
-
-	/* Whole sectors, so that no read takes part of a sector that
-	 * another read already tried. */
-	skip_min -= skip_min % r.sector;
-	skip_max -= skip_max % r.sector;
-	skip = skip_min;
-
-	while (next_block(backwards, pos, ST_NONTRIED, &a, &b)) {
-		uint64_t done;
-
-		first_piece(backwards, r.cluster, &a, &b);
-		done = read_block(a, b - a);
-		if (done == b - a) {
-			pos = backwards ? a : b;
-			skip = skip_min;
-			continue;
-		}
-		set(a + done, b, ST_NONTRIMMED);
-		if (backwards) {
-			uint64_t s, e;
-
-			pos = a;
-			/* The rest of this block waits for the sweep. */
-			if (skipping && map_search(r.ipos, a, ST_NONTRIED, true, &s, &e) && e == a)
-				pos = s;
-			continue;
-		}
-		pos = b;
-		if (skipping) {
-			pos += skip;
-			skip = skip * 2 < skip_max ? skip * 2 : skip_max;
-		}
-	}
-}
-
-static bool is_bad(uint64_t pos)
-{
-	return map_status_at(pos) == ST_BAD;
-}
-
-/* Read [a, b), a sector or less; false, with it marked bad, if it failed. */
-static bool read_or_mark_bad(uint64_t a, uint64_t b)
-{
-	if (read_block(a, b - a) == b - a)
-		return true;
-	set(a, b, ST_BAD);
 	return false;
 }
 
-/* Read the sectors of [*a, *b) in from one edge up to the first that
- * fails; the range loses what was read, the bad sector included. */
-static void trim_edge(bool backwards, uint64_t *a, uint64_t *b)
+/* Cut [*a, *b) to its first read of at most size bytes, forwards or
+ * backwards, ending (backwards: starting) on a multiple of align unless
+ * that is the range's own end, as GNU's reads do. */
+static void first_read(bool back, uint64_t size, uint64_t align, uint64_t *a, uint64_t *b)
 {
-	while (*a < *b) {
-		uint64_t s = *a, e = *b;
-		bool ok;
+	uint64_t rest;
 
-		first_piece(backwards, r.sector, &s, &e);
-		ok = read_or_mark_bad(s, e);
-		if (backwards)
-			*b = s;
+	if (back) {
+		if (*b - *a > size) {
+			*a = *b - size;
+			rest = (align - *a % align) % align;
+			if (rest < size)
+				*a += rest;
+		}
+	} else if (*b - *a > size) {
+		*b = *a + size;
+		rest = *b % align;
+		if (rest < size)
+			*b -= rest;
+	}
+}
+
+/* A pass begins: it becomes the status line at its first read (as
+ * GNU's: a pass with nothing to read leaves the line as it was). */
+__attribute__((noinline)) static void begin_pass(struct rescue *r, int status, int pass, bool forward,
+						 const char *what, int number)
+{
+	const char *way = forward ? "forwards" : "backwards";
+
+	r->next_status = status;
+	r->next_pass = pass;
+	r->pass_pending = true;
+	r->forward = forward;
+	if (number)
+		bb_format(r->phase_text, sizeof(r->phase_text), "%s%d (%s)", what, number, way);
+	else
+		bb_format(r->phase_text, sizeof(r->phase_text), "%s(%s)", what, way);
+	r->phase = r->phase_text;
+}
+
+/* copy_chunk, once the status line took a pass just begun. */
+static enum rescue_stop read_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_status,
+				   uint64_t *failed)
+{
+	if (r->pass_pending) {
+		r->cur_status = r->next_status;
+		r->cur_pass = r->next_pass;
+		r->cur_pos = r->forward ? a : b;
+		r->pass_pending = false;
+		show_phase(r);
+	}
+	return copy_chunk(r, a, b, fail_status, failed);
+}
+
+/* The sectors of [a, b), one read each, in the direction of back; with
+ * stop_at_bad, up to the first that fails (marked bad).  *pos is where
+ * the reads got to. */
+static enum rescue_stop sectors(struct rescue *r, uint64_t a, uint64_t b, bool back,
+				bool stop_at_bad, uint64_t *pos)
+{
+	enum rescue_stop stop = RESCUE_GO_ON;
+	uint64_t failed = 0, s, e;
+
+	r->forward = !back;
+	while (a < b && !(stop_at_bad && failed) && stop == RESCUE_GO_ON) {
+		s = a;
+		e = b;
+		first_read(back, r->sector, r->sector, &s, &e);
+		stop = read_chunk(r, s, e, ST_BAD, &failed);
+		if (back)
+			b = s;
 		else
-			*a = e;
-		if (!ok)
-			break;
+			a = e;
+	}
+	*pos = back ? b : a;
+	return stop;
+}
+
+/* The next skip: doubled each time, up to the maximum. */
+static uint64_t doubled(const struct rescue *r, uint64_t skip)
+{
+	return skip <= r->skip_max / 2 ? skip * 2 : r->skip_max;
+}
+
+/* How far a copying pass skips after a failed or slow read that ended
+ * at *pos: over the rest of the non-tried area in passes 2 to 4; in
+ * pass 1, the error skip, or the slow skip (the rate within the skip's
+ * bounds at first), each doubled while such reads follow each other,
+ * or to the area's end if that comes first. */
+static void skip(struct rescue *r, int pass, bool failed, uint64_t *eskip,
+		 uint64_t *sskip, uint64_t *pos)
+{
+	bool back = !r->forward;
+	uint64_t size = UINT64_MAX, rate = r->current_rate, a, b;
+
+	if (!r->skip_min || pass > 4)
+		return;
+	if (pass == 1 && failed) {
+		size = *eskip;
+		*eskip = doubled(r, *eskip);
+	} else if (pass == 1) {
+		*sskip = r->was_slow ? doubled(r, *sskip)
+			 : rate > r->skip_max ? r->skip_max
+			 : rate > r->skip_min ? rate : r->skip_min;
+		size = *sskip;
+	}
+	if (piece_from(r, *pos, ST_NONTRIED, back, false, NULL, &a, &b) &&
+	    (back ? b : a) == *pos) {
+		first_read(back, size, r->sector, &a, &b);
+		*pos = back ? a : b;
 	}
 }
 
-/* Each non-trimmed block is read in from both edges, except an edge
- * next to a bad sector (a - 1 at 0 is past the map, never bad); what
- * is left in the middle is for scraping. */
-static void trim(void)
+/* One copying pass from pos; *found when it saw a non-tried block. */
+static enum rescue_stop copy_pass(struct rescue *r, int pass, uint64_t pos, bool *found)
 {
-	uint64_t pos = r.ipos, a, b;
+	bool back = !r->forward, edge = pass == 3 || pass == 4;
+	uint64_t eskip = r->skip_min, sskip = 0, a, b, failed;
+	enum rescue_stop stop;
 
-	while (map_search(pos, r.iend, ST_NONTRIMMED, false, &a, &b)) {
-		pos = b;
-		if (!is_bad(a - 1))
-			trim_edge(false, &a, &b);
-		if (!is_bad(pos))
-			trim_edge(true, &a, &b);
-		set(a, b, ST_NONSCRAPED);
+	while (piece_from(r, pos, ST_NONTRIED, back, edge, found, &a, &b)) {
+		first_read(back, r->cluster, r->cluster, &a, &b);
+		/* a new block: the skips start again */
+		if ((back ? b : a) != pos) {
+			eskip = r->skip_min;
+			r->slow = false;
+		}
+		pos = back ? a : b;
+		if ((stop = read_chunk(r, a, b, ST_NONTRIMMED, &failed)) != RESCUE_GO_ON)
+			return stop;
+		if (failed || (r->slow_read && pass <= 2)) {
+			if ((r->flags & FLAG_REOPEN) && !reopen_input(r))
+				return RESCUE_REOPEN_FAILED;
+			skip(r, pass, failed, &eskip, &sskip, &pos);
+		} else if (r->copied) {
+			eskip = r->skip_min;
+		}
 	}
+	return RESCUE_GO_ON;
 }
 
-/* Read every sector of the blocks of status st once; backwards for the
- * even retry passes. */
-static void sector_pass(int st, bool backwards)
+/* Is pos within the domain? */
+static bool in_domain(const struct rescue *r, uint64_t pos)
 {
-	uint64_t pos = backwards ? r.iend : r.ipos, a, b;
-
-	while (next_block(backwards, pos, st, &a, &b)) {
-		first_piece(backwards, r.sector, &a, &b);
-		read_or_mark_bad(a, b);
-		pos = backwards ? a : b;
-	}
+	return pos < map_end(&r->map) && !(map_status_at(&r->map, pos) & ST_OUTSIDE);
 }
 
-/* Each pass begins with a save: a kill -9 loses at most one pass, or
- * 30 seconds, of work.  (Called from five places: not inlined, which
- * would repeat its three stores in each.) */
-__attribute__((noinline)) static void begin(int status, int pass, const char *what)
+/* Where a resumed pass of status st goes on: the position of the
+ * status line, moved to the next piece it names, if that is in the
+ * domain; else the pass's start. */
+static uint64_t resume_at(const struct rescue *r, int st, bool back, bool resume)
 {
-	cur_status = status;
-	cur_pass = pass;
-	phase = what;
-	save();
+	uint64_t pos = r->cur_pos, a, b;
+
+	if (!resume || !in_domain(r, back ? pos - 1 : pos) ||
+	    !piece_from(r, pos, st, back, false, NULL, &a, &b))
+		return back ? UINT64_MAX : 0;
+	return back ? b : a;
 }
 
-int rescue_run(const struct rescue *rescue)
+static enum rescue_stop copy_phase(struct rescue *r)
 {
-	int pass;
+	bool resume = r->cur_status == ST_NONTRIED && r->cur_pass <= 5, back = r->flags & FLAG_REVERSE;
+	int pass, first = resume ? r->cur_pass : 1;
+	enum rescue_stop stop;
 
-	r = *rescue;
-	rate_ns = last_save_ns = last_progress_ns = monotonic_ns();
-	/* Pass 1 forwards and 2 backwards, skipping after errors; 3
-	 * forwards without.  A resumed rescue goes on from the copying
-	 * pass it was in (cur_pass, 1 unless rescue_resume_at said). */
-	for (pass = cur_pass; pass <= 3; pass++) {
-		begin(ST_NONTRIED, pass, "Copying non-tried blocks...");
-		copy_pass(pass == 2, pass < 3);
+	for (pass = 1; pass <= 5; pass++, back = !back) {
+		bool found = false;
+
+		if (pass >= first) {
+			uint64_t pos = resume_at(r, ST_NONTRIED, back, resume && pass == first);
+
+			begin_pass(r, ST_NONTRIED, pass, !back,
+				   "Copying non-tried blocks... Pass ", pass);
+			stop = copy_pass(r, pass, pos, &found);
+			if (stop != RESCUE_GO_ON || !found)
+				return stop;
+		}
+		if (pass >= 2)
+			r->min_rate = -1;       /* no slow reads after pass 2 */
 	}
-	if (!r.no_trim) {
-		begin(ST_NONTRIMMED, 1, "Trimming failed blocks...");
-		trim();
-	}
-	if (!r.no_scrape) {
-		begin(ST_NONSCRAPED, 1, "Scraping failed blocks...");
-		sector_pass(ST_NONSCRAPED, false);
-	}
-	for (pass = 1; pass <= r.retry_passes; pass++) {
-		size_t blocks;
-		/* -r -1 retries until no bad sector is left, then stops */
-		if (map_total(r.ipos, r.iend, ST_BAD, &blocks) == 0)
-			break;
-		begin(ST_BAD, pass, "Retrying bad sectors...");
-		sector_pass(ST_BAD, !(pass & 1));
-	}
-	cur_pos = r.iend;
-	begin(ST_FINISHED, 1, "Finished");
-	if (line_open)
-		full_write_str(STDOUT_FILENO, "\n");
-	progress(true);
-	return 0;
+	return RESCUE_GO_ON;
 }
 
-void rescue_resume_at(int status, int pass)
+/* Trimming, scraping or retrying: the pieces of status st, each read a
+ * sector at a time, in the order of back (and retrying, each piece in
+ * that direction too; scraping, forwards).  Trimming reads each block
+ * in from both edges, up to the first bad sector, except an edge next
+ * to a bad sector, and leaves the middle non-scraped. */
+static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64_t pos,
+				     bool *found)
 {
-	if (status == ST_NONTRIED && pass > 1)
-		cur_pass = pass > 3 ? 3 : pass;
+	enum rescue_stop stop = RESCUE_GO_ON;
+	uint64_t a, b;
+	bool bad_before, bad_after;
+
+	while (stop == RESCUE_GO_ON && piece_from(r, pos, st, back, false, found, &a, &b)) {
+		pos = back ? a : b;
+		if (st != ST_NONTRIMMED) {
+			stop = sectors(r, a, b, st == ST_BAD && back, false, &a);
+			continue;
+		}
+		bad_before = a && (map_status_at(&r->map, a - 1) & ~ST_OUTSIDE) == ST_BAD;
+		bad_after = (map_status_at(&r->map, b) & ~ST_OUTSIDE) == ST_BAD;
+		/* GNU 1.27 marks a block between two bad sectors non-scraped
+		 * without counting it so: unless other blocks are, scraping
+		 * then finds nothing to do, and the next run scrapes it */
+		if (bad_before && bad_after) {
+			if (map_set(&r->map, a, b, ST_NONSCRAPED))
+				stop = RESCUE_NO_MEMORY;
+			continue;
+		}
+		if (!bad_before)
+			stop = sectors(r, a, b, false, true, &a);
+		if (stop == RESCUE_GO_ON && !bad_after)
+			stop = sectors(r, a, b, true, true, &b);
+		if (stop == RESCUE_GO_ON)
+			stop = mark(r, a, b, ST_NONSCRAPED);
+	}
+	return stop;
+}
+
+/* -r passes over the bad sectors, alternating; a resumed even pass
+ * goes on in its direction. */
+static enum rescue_stop retry_phase(struct rescue *r)
+{
+	bool resume = r->cur_status == ST_BAD, back = r->flags & FLAG_REVERSE;
+	int pass, first = !resume || r->cur_pass & 1 ? 1 : 2;
+	enum rescue_stop stop;
+
+	if (first == 2)
+		back = !back;
+	for (pass = first; pass - first < r->retry_passes && pass < INT_MAX; pass++, back = !back) {
+		uint64_t pos = resume_at(r, ST_BAD, back, resume);
+		bool found = false;
+
+		resume = false;
+		begin_pass(r, ST_BAD, pass, !back, "Retrying bad sectors... Retry ",
+			   pass - first + 1);
+		if ((stop = sector_phase(r, ST_BAD, back, pos, &found)) != RESCUE_GO_ON || !found)
+			return stop;
+	}
+	return RESCUE_GO_ON;
+}
+
+/* The phases with something to do, as GNU 1.27 decides it as each
+ * begins, from the sizes it keeps. */
+static enum rescue_stop phases(struct rescue *r)
+{
+	bool back = r->flags & FLAG_REVERSE;
+	enum rescue_stop stop = RESCUE_GO_ON;
+
+	if (r->size[SIZE_NONTRIED])
+		stop = copy_phase(r);
+	if (stop == RESCUE_GO_ON && r->size[SIZE_NONTRIMMED] && !(r->flags & FLAG_NO_TRIM)) {
+		begin_pass(r, ST_NONTRIMMED, 1, !back, "Trimming failed blocks... ", 0);
+		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
+	}
+	if (stop == RESCUE_GO_ON && r->size[SIZE_NONSCRAPED] && !(r->flags & FLAG_NO_SCRAPE)) {
+		begin_pass(r, ST_NONSCRAPED, 1, !back, "Scraping failed blocks... ", 0);
+		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
+	}
+	if (stop == RESCUE_GO_ON && r->retry_passes)
+		stop = retry_phase(r);
+	return stop;
+}
+
+enum rescue_stop rescue_run(struct rescue *r)
+{
+	enum rescue_stop stop, saved;
+
+	copy_start(r);
+	stop = phases(r);
+	if (stop == RESCUE_GO_ON) {
+		copy_finish(r);
+		stop = r->limit;
+	}
+	show_status(r, true);
+	if (stop == RESCUE_GO_ON) {
+		stop = RESCUE_FINISHED;
+		r->cur_status = ST_FINISHED;
+		r->phase = "Finished";
+		show_phase(r);
+	}
+	/* -S: the zeros left unwritten at the end still make the size */
+	if (r->sparse_end && extend_output(r) && stop == RESCUE_FINISHED)
+		stop = RESCUE_WRITE_FAILED;
+	saved = save_now(r);
+	/* a failure to save comes first: the mapfile is behind */
+	return saved != RESCUE_GO_ON ? saved : stop;
 }

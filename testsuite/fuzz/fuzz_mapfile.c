@@ -1,53 +1,46 @@
 /*
  * fuzz_mapfile.c - the ddrescue mapfile parser on arbitrary text, fed in
- * two pieces split where the first byte says, with a block list small
- * enough that its bound is reached.  For every input:
+ * two pieces split where the first byte says.  For every input:
  *   - the parse ends in success or in an error with a line number, and
  *     the same input fed whole gives the same answer and the same map;
  *   - a map that parsed is contiguous from 0, its blocks have valid
  *     statuses, and no two neighbours share one.
- * map.c and mapfile.c are compiled in as they are.
+ * map.c and mapfile.c are linked as built.
  */
 #include <string.h>
 
-#include "../../applets/ddrescue/map.c"
-#include "../../applets/ddrescue/mapfile.c"
+#include "libbb.h"
+#include "../../applets/ddrescue/ddrescue.h"
 #include "fuzz.h"
 
-enum { FUZZ_BLOCKS = 64 };
-
-static int parse(const char *text, size_t n, size_t split, struct mapfile_parser *p)
+/* The map of a parse: the one handed over, or the parser's after an
+ * error. */
+static int parse(const char *text, size_t n, size_t split, struct mapfile_parser *p,
+		 struct map *map)
 {
-	FUZZ_CHECK(map_init(FUZZ_BLOCKS) == 0);
-	mapfile_parse_begin(p);
-	if (mapfile_parse_feed(p, text, split))
-		return -1;
-	if (mapfile_parse_feed(p, text + split, n - split))
-		return -1;
-	return mapfile_parse_end(p);
+	int r = -1;
+
+	FUZZ_CHECK(mapfile_parse_begin(p) == 0);
+	if (!mapfile_parse_feed(p, text, split) &&
+	    !mapfile_parse_feed(p, text + split, n - split))
+		r = mapfile_parse_end(p, map);
+	if (r)
+		*map = p->map;
+	return r;
 }
 
-struct block {
-	uint64_t pos, len;
-	int st;
-};
-
-/* The block list as it stands: its blocks into b, their count back. */
-static size_t snapshot(struct block b[FUZZ_BLOCKS])
+static bool same_map(const struct map *a, const struct map *b)
 {
-	size_t n = map_count();
-
-	FUZZ_CHECK(n <= FUZZ_BLOCKS);   /* map_init bounds it: b holds it */
-	for (size_t i = 0; i < n; i++)
-		map_block(i, &b[i].pos, &b[i].len, &b[i].st);
-	return n;
+	return a->count == b->count && map_end(a) == map_end(b) &&
+	       !memcmp(a->start, b->start, a->count * sizeof(*a->start)) &&
+	       !memcmp(a->status, b->status, a->count);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct block first[FUZZ_BLOCKS], again[FUZZ_BLOCKS];
 	struct mapfile_parser a, b;
-	size_t split, i, n;
+	struct map first, again;
+	size_t split, i;
 	uint64_t end = 0;
 	int ra, rb;
 
@@ -58,24 +51,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size--;
 	if (split > size)
 		split = size;
-	ra = parse((const char *)data, size, split, &a);
-	n = snapshot(first);
-	for (i = 0; ra == 0 && i < n; i++) {
-		FUZZ_CHECK(first[i].pos == end);
-		FUZZ_CHECK(first[i].len > 0);
-		FUZZ_CHECK(strchr("?*/-+", first[i].st) != NULL);
-		FUZZ_CHECK(i == 0 || first[i].st != first[i - 1].st);
-		end = first[i].pos + first[i].len;
+	ra = parse((const char *)data, size, split, &a, &first);
+	for (i = 0; ra == 0 && i < first.count; i++) {
+		FUZZ_CHECK(first.start[i] == end);
+		FUZZ_CHECK(first.start[i + 1] > end);
+		FUZZ_CHECK(strchr("?*/-+", first.status[i]) != NULL);
+		FUZZ_CHECK(i == 0 || first.status[i] != first.status[i - 1]);
+		end = first.start[i + 1];
 	}
 	if (ra == 0)
-		FUZZ_CHECK(end == map_end());
+		FUZZ_CHECK(end == map_end(&first));
 	else
 		FUZZ_CHECK(a.error != NULL && a.lineno > 0);
-	rb = parse((const char *)data, size, size, &b);
+	rb = parse((const char *)data, size, size, &b, &again);
 	FUZZ_CHECK(ra == rb);
 	FUZZ_CHECK(a.lineno == b.lineno);
-	FUZZ_CHECK(snapshot(again) == n);
-	for (i = 0; i < n; i++)
-		FUZZ_CHECK(again[i].pos == first[i].pos && again[i].st == first[i].st);
+	FUZZ_CHECK(same_map(&first, &again));
+	map_free(&first);
+	map_free(&again);
 	return 0;
 }

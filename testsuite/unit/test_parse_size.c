@@ -1,7 +1,9 @@
 /*
- * test_parse_size.c - GNU dd's number syntax (coreutils 9.11 rules).
- * The expected values were checked against GNU dd 9.1 where 9.1 and 9.11
- * agree (single factors); products follow 9.11.
+ * test_parse_size.c - the one number parser: GNU dd's number syntax
+ * (coreutils 9.11 rules; the expected values were checked against GNU
+ * dd 9.1 where 9.1 and 9.11 agree, single factors; products follow
+ * 9.11), and the modes GNU ddrescue's options and mapfile take
+ * (checked against GNU ddrescue 1.27's -s).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -365,6 +367,61 @@ static void test_xparse_size(void)
 	unit_end();
 }
 
+/* GNU ddrescue's numbers, with a sector of 1024 bytes; and the
+ * mapfile's integers. */
+static const struct ps_case rescue_cases[] = {
+	{ "1k", OK, 1000 }, { "1Ki", OK, 1024 }, { "1K", INV, 0 },
+	{ "1ki", INV, 0 }, { "2s", OK, 2048 }, { "1Kis", OK, 1048576 },
+	{ "1ks", OK, 1024000 }, { "0x10", OK, 16 }, { "0X1f", OK, 31 },
+	{ "010", OK, 8 }, { "08", INV, 0 }, { "0x", INV, 0 }, { "1kB", OK, 1000 },
+	{ "1Bs", INV, 0 }, { "1sB", INV, 0 }, { "s", INV, 0 }, { " 12", OK, 12 },
+	{ "+12", OK, 12 }, { "-1", INV, 0 }, { "1MiB", OK, 1048576 },
+	{ "1m", INV, 0 }, { "1x2", INV, 0 }, { "7E", OK, 7000000000000000000u },
+	{ "8Ei", OK, 0x8000000000000000u }, { "16Ei", OVF, 0 }, { "1Z", OVF, 0 }, { "0Y", OK, 0 },
+	{ "99999999999999999999", OVF, 0 }, { "1k ", INV, 0 },
+};
+static const struct ps_case integer_cases[] = {
+	{ "0x00117000", OK, 0x117000 }, { "0X1F", OK, 31 }, { "017", OK, 15 },
+	{ "0", OK, 0 }, { "19", OK, 19 }, { "09", INV, 0 }, { "0x", INV, 0 },
+	{ " 1", INV, 0 }, { "+1", INV, 0 }, { "-1", INV, 0 }, { "1k", INV, 0 },
+	{ "0x8000000000000000", OK, 0x8000000000000000u },
+	{ "0x10000000000000000", OVF, 0 }, { "", INV, 0 },
+};
+
+static void run_mode(const struct ps_case *c, size_t n, const struct number_syntax *syn)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t v = 12345;
+		enum parse_size_result r = parse_number_in(c[i].str, syn, 0, UINT64_MAX, &v);
+
+		if (r != c[i].want || (r == OK && v != c[i].value))
+			unit_fail("'%s': got %s %" PRIu64, c[i].str, result_name(r), v);
+	}
+}
+
+static void test_other_modes(void)
+{
+	static const struct number_syntax rescue = { NULL, 1024, NUMBER_RESCUE };
+	static const struct number_syntax no_sector = { NULL, 0, NUMBER_RESCUE };
+	static const struct number_syntax integer = { NULL, 0, NUMBER_INTEGER };
+	const char *s = "0x10 +";
+	uint64_t v = 0;
+
+	unit_begin("GNU ddrescue's numbers (NUMBER_RESCUE)");
+	run_mode(rescue_cases, ARRAY_SIZE(rescue_cases), &rescue);
+	CHECK(parse_number_in("2s", &no_sector, 0, UINT64_MAX, &v) == INV);
+	CHECK(parse_number_in("2k", &rescue, 0, 1999, &v) == OVF);
+	CHECK(parse_number_in("2k", &rescue, 2001, UINT64_MAX, &v) == SMALL);
+	unit_end();
+
+	unit_begin("C++ integer constants (NUMBER_INTEGER)");
+	run_mode(integer_cases, ARRAY_SIZE(integer_cases), &integer);
+	CHECK(scan_number(&s, &integer, &v) == OK && v == 16 && *s == ' ');
+	unit_end();
+}
+
 int main(void)
 {
 	test_plain();
@@ -376,5 +433,6 @@ int main(void)
 	test_long_chain();
 	test_zero_x_count();
 	test_xparse_size();
+	test_other_modes();
 	return unit_exit_status();
 }
