@@ -73,55 +73,19 @@ static void cmp_usage(const char *fmt, const char *arg)
 	bb_error_msg_and_usage(fmt, arg);
 }
 
-/* A number as diffutils reads it (strtoumax with base 0, then a
- * suffix): leading blanks and '+', 0x hex or 0 octal or decimal digits,
- * an optional suffix of letters; at most INT64_MAX.  Reads s up to
+/* A number as diffutils reads it (strtoumax with base 0, then an
+ * xstrtoumax suffix): NUMBER_OFFSET, at most INT64_MAX.  Reads s up to
  * end (exclusive); 0 or -1 when invalid. */
 static int parse_offset(const char *s, const char *end, uint64_t *result)
 {
-	char suffix[12];
-	unsigned base = 10;
-	uint64_t v = 0, mult = 1;
-	const char *p = s, *digits;
+	static const struct number_syntax offset = {
+		cmp_suffixes, 0, NUMBER_OFFSET
+	};
+	const char *p = s;
+	uint64_t v;
 
-	while (p < end && bb_is_space(*p))
-		p++;
-	if (p < end && *p == '+')
-		p++;
-	if (p < end && *p == '0') {
-		base = 8;
-		if (end - p > 2 && (p[1] | 0x20) == 'x'
-		    && digit_value(p[2]) < 16) {
-			base = 16;
-			p += 2;
-		}
-	}
-	for (digits = p; p < end; p++) {
-		unsigned d = digit_value(*p);
-
-		if (d >= base)
-			break;
-		if (__builtin_mul_overflow(v, base, &v)
-		    || __builtin_add_overflow(v, (uint64_t)d, &v))
-			return -1;
-	}
-	if (p == digits || (size_t)(end - p) >= sizeof(suffix) - 1)
-		return -1;
-	if (p < end) {
-		size_t i, n = (size_t)(end - p);
-
-		suffix[0] = '1';
-		for (i = 0; i < n; i++) {
-			if (!((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'z'))
-				return -1;
-			suffix[i + 1] = p[i];
-		}
-		suffix[n + 1] = '\0';
-		if (parse_number(suffix, cmp_suffixes, UINT64_MAX, &mult)
-		    != PARSE_SIZE_OK)
-			return -1;
-	}
-	if (__builtin_mul_overflow(v, mult, &v) || v > INT64_MAX)
+	if (scan_number(&p, &offset, &v) != PARSE_SIZE_OK || p != end
+	    || v > INT64_MAX)
 		return -1;
 	*result = v;
 	return 0;

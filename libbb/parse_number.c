@@ -7,6 +7,9 @@
  *                   rules in full);
  *   NUMBER_COUNT    GNU's xstrtoumax (head -c, cmp -n, truncate -s): one
  *                   such factor, without the extra "B" ("2B", "1bB");
+ *   NUMBER_OFFSET   diffutils' offsets (cmp -i, -n): strtoumax's C
+ *                   integer constant (decimal, 0x hex, 0 octal), then an
+ *                   xstrtoumax suffix, without the extra "B";
  *   NUMBER_RESCUE   GNU ddrescue's options: a C++ integer constant
  *                   (decimal, 0x hex, 0 octal), then k M G T P E Z Y
  *                   (1000^n) or Ki Mi ... Yi (1024^n), then "s" (times
@@ -110,12 +113,12 @@ enum parse_size_result scan_number(const char **sp, const struct number_syntax *
 				   uint64_t *result)
 {
 	const char *s = *sp, *digits;
-	bool c_bases = syn->mode >= NUMBER_RESCUE, ovf = false;
+	bool c_bases = syn->mode >= NUMBER_OFFSET, ovf = false;
 	unsigned base = 10, d;
 	uint64_t v = 0;
 
 	/* ddrescue's spellings cost nothing in a build without it */
-	if (!ENABLE_DDRESCUE && c_bases)
+	if (!ENABLE_DDRESCUE && syn->mode >= NUMBER_RESCUE)
 		return PARSE_SIZE_INVALID;
 	if (syn->mode != NUMBER_INTEGER) {
 		while (bb_is_space(*s))
