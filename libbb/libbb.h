@@ -222,6 +222,8 @@ struct progress_line {
 
 void progress_line_show(struct progress_line *line, const char *text,
 			size_t len);
+size_t progress_line_fit(const struct progress_line *line, size_t len,
+			 size_t tail);
 void progress_block_init(struct progress_line *line, int fd);
 void progress_block_show(struct progress_line *line, const char *text,
 			 size_t len);

@@ -73,6 +73,21 @@ void progress_line_show(struct progress_line *line, const char *text,
 	write_line(line, buf, n, false);
 }
 
+/* How much of a line of len bytes to show on line's fd: all of it, or
+ * without its last tail bytes on a terminal too narrow for it (a line
+ * that wraps can't be rewritten in place).  The width is asked each
+ * time: a window may be resized. */
+size_t progress_line_fit(const struct progress_line *line, size_t len,
+			 size_t tail)
+{
+	struct winsize ws;
+
+	if (ioctl(line->fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col
+	    && len >= ws.ws_col)
+		return len - tail;
+	return len;
+}
+
 /* A block of lines for progress_block_show on fd. */
 void progress_block_init(struct progress_line *line, int fd)
 {

@@ -2,7 +2,6 @@
  * in GNU's format; each line is written with one write(2). */
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,12 +140,10 @@ static uint64_t expected_bytes(const struct dd_run *run)
 /* When due, rewrite the line in place (docs/design.md, "Progress lines"):
  * GNU's first line after a second, then twice a second.  GNU's line,
  * then note (NULL: the estimate), which a terminal too narrow for it
- * does not get: a line that wraps can't be rewritten in place.  (The
- * width is asked for each line: a window may be resized.) */
+ * does not get (progress_line_fit). */
 static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 {
 	char buf[LINE_SIZE], estimate[64];
-	struct winsize ws;
 	size_t len;
 
 	if (!line_due(&report.progress.pacer, now))
@@ -160,9 +157,7 @@ static void print_progress(struct dd_run *run, uint64_t now, const char *note)
 		note = estimate;
 	}
 	len = format_transfer(buf, sizeof(buf), run, now, note);
-	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col
-	    && len >= ws.ws_col)
-		len -= strlen(note);
+	len = progress_line_fit(&report.progress, len, strlen(note));
 	progress_line_show(&report.progress, buf, len);
 }
 
