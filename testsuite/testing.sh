@@ -271,8 +271,9 @@ hcat() { "$_CAT" "$@"; }
 # shownul [FILE]: print FILE (or stdin) with each NUL byte shown as '@'.
 shownul() { "$_CAT" "$@" | "$_TR" '\000' @; }
 
-# mkzero FILE SIZE: FILE of SIZE NUL bytes.
-mkzero() { "$_HEAD" -c "$2" /dev/zero > "$1"; }
+# mkzero FILE SIZE: FILE of SIZE NUL bytes, a new file (a daemon that still
+# serves the old one writes there, not here).
+mkzero() { rm -f "$1"; "$_HEAD" -c "$2" /dev/zero > "$1"; }
 
 # mkpat FILE SIZE: FILE of SIZE bytes repeating 0123456789.
 mkpat() {
@@ -397,6 +398,10 @@ card_from() {
 	exec 3< "$LOOP"
 }
 card_down() {
+	# What the device's cache still holds goes to this card now, not
+	# late into the next one's image (a loop device busy with udev's
+	# probe is detached only when it lets go).
+	[ -z "$LOOP" ] || (PATH=$ZB_HOST_PATH; blockdev --flushbufs "$LOOP") 2>/dev/null
 	exec 3<&-
 	[ -z "$LOOP" ] || losetup -d "$LOOP"
 	LOOP=

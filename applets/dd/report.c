@@ -13,6 +13,7 @@ enum { LINE_SIZE = 512 };
 static struct {
 	int exit_status;                 /* EXIT_SUCCESS until note_failure */
 	uint64_t start_ns;               /* monotonic start of the copy */
+	uint64_t paused_ns;              /* the copy's clock stopped here; 0: runs */
 	struct progress_line progress;   /* status=progress, on stderr */
 	uint64_t shown_bytes;            /* the last line's; UINT64_MAX: none */
 	bool writeback_reported;         /* report_writeback_error spoke */
@@ -36,7 +37,8 @@ static size_t format_transfer(char *buf, size_t size, struct dd_run *run,
 			      uint64_t now, const char *note)
 {
 	uint64_t bytes = run->tally.bytes_out;
-	int64_t elapsed = (int64_t)(now - report.start_ns);
+	int64_t elapsed = (int64_t)((report.paused_ns ? report.paused_ns : now)
+				    - report.start_ns);
 	char si[HUMAN_BUF_SIZE], iec[HUMAN_BUF_SIZE], rate[HUMAN_BUF_SIZE];
 	char seconds[HUMAN_BUF_SIZE], sizes[2 * HUMAN_BUF_SIZE + 8];
 	const char *rate_text = "Infinity B", *secs;
@@ -81,6 +83,19 @@ void report_leave_out(uint64_t since)
 	report.start_ns += gap;
 	report.progress.pacer.next_ns += gap;
 	report.progress.pacer.last_turn_ns += gap;
+}
+
+/* The copy's clock stops now, until report_resume: the time between
+ * (conv=verify's read-back) is in no summary, SIGUSR1's included. */
+void report_pause(void)
+{
+	report.paused_ns = monotonic_ns();
+}
+
+void report_resume(void)
+{
+	report_leave_out(report.paused_ns);
+	report.paused_ns = 0;
 }
 
 /* GNU's records and bytes lines, one write. */

@@ -143,22 +143,13 @@ static void report_mismatch(struct dd_run *run)
 			     (unsigned long long)v->first_chunk, byte);
 }
 
-/* The statistics are the copy's: the read-back's time so far is left
- * out of them, for a summary now (SIGUSR1, SIGINT) and at the end. */
-static void leave_out_verify_time(struct dd_verify_state *v)
-{
-	report_leave_out(v->left_out_from);
-	v->left_out_from = monotonic_ns();
-}
-
 /* The transfer's hooks while verifying: SIGUSR1's summary shows the
- * copy's time; SIGINT says what was not written, then ends dd as it
- * would have. */
+ * copy's time (the clock is paused); SIGINT says what was not written,
+ * then ends dd as it would have. */
 static void info_while_verifying(void *client)
 {
 	struct dd_run *run = client;
 
-	leave_out_verify_time(run->verify);
 	answer_info_request(client);
 	verify_progress(run, LINE_NOW);
 }
@@ -168,7 +159,6 @@ static void interrupted_while_verifying(void *client, int sig)
 	struct dd_run *run = client;
 
 	report_not_written(run, "interrupted; ");
-	leave_out_verify_time(run->verify);
 	die_by_interrupt(client, sig);
 }
 
@@ -219,7 +209,9 @@ void verify_finish(struct dd_run *run, enum dd_stop stop)
 		buf = &run->ibuf;
 	else if (lazy_buffer_alloc(&own, READ_SIZE) != 0)
 		die_memory_exhausted("verify", READ_SIZE);
-	v->began = v->left_out_from = monotonic_ns();
+	/* the statistics are the copy's, the read-back's time left out */
+	report_pause();
+	v->began = monotonic_ns();
 	saved = run->transfer;
 	run->transfer.on_info = info_while_verifying;
 	run->transfer.on_interrupt = interrupted_while_verifying;
@@ -235,7 +227,7 @@ void verify_finish(struct dd_run *run, enum dd_stop stop)
 	run->transfer.on_interrupt = saved.on_interrupt;
 	lazy_buffer_free(&own);
 	v->verify_ns = monotonic_ns() - v->began;
-	leave_out_verify_time(v);
+	report_resume();
 	if (ok) {
 		v->verified = v->source->total;
 		return;

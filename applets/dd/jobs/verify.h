@@ -60,7 +60,6 @@ struct dd_verify_state {
 	uint64_t verified;            /* bytes verified */
 	uint64_t verify_ns;           /* the time it took */
 	uint64_t began;               /* when the read-back began */
-	uint64_t left_out_from;       /* its time from here is not left out yet */
 	uint64_t differ_chunks;       /* chunks that differ */
 	uint64_t first_chunk;         /* the first of them (an offset) */
 	uint64_t first_byte;          /* its first differing byte, or UINT64_MAX */
