@@ -15,22 +15,18 @@
 //applet:ddrescue ddrescue_main DDRESCUE
 
 //usage:[OPTION]... INFILE OUTFILE [MAPFILE]
-//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does.
-//usage:MAPFILE, in its format, records what was read: a rescue resumes from it.
-//usage:
-//usage:  -b N    sector size (512)       -c N   sectors a read (64 KiB)
-//usage:  -d -D   O_DIRECT in, out        -f     write to a device
-//usage:  -i N    start in INFILE         -o N   start in OUTFILE (-i)
-//usage:  -s N    size to rescue          -m MAP only what MAP calls finished
-//usage:  -n -N   no scraping, trimming   -r N   retry passes (-1: no end)
-//usage:  -R      all passes reversed     -S     sparse output
-//usage:  -M      trim all failed again   -A     copy non-trimmed again
-//usage:  -K I,M  skip sizes              -O     reopen INFILE after errors
-//usage:  -e [+]N stop at N bad areas     -E N   stop at N bytes/s failing
-//usage:  -T S    stop S after a good read (m, h, d: minutes, hours, days)
-//usage:  -a N    skip areas under N bytes/s (0: auto) after --delay-slow=S
-//usage:  -q -v   quiet, verbose          GNU's long option names work too
-//usage:Numbers: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors.
+//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does;
+//usage:MAPFILE (its format) records what was read: a rescue resumes from it.
+//usage:-b N sector size (512)  -c N sectors a read (64 KiB)  -d -D O_DIRECT in, out
+//usage:-f write to a device  -i -o -s N start in INFILE, in OUTFILE (-i), size
+//usage:-m MAP only what MAP calls finished  -n -N no scraping, no trimming
+//usage:-r N retry passes (-1: no end)  -R all passes reversed  -S sparse output
+//usage:-M trim all failed again  -A copy non-trimmed again  -O reopen after errors
+//usage:-K I,M skip sizes  -e [+]N stop at N (new) bad areas  -E N at N bytes/s failed
+//usage:-T S stop S after a good read (m h d: minutes, hours, days)
+//usage:-a N skip areas under N bytes/s (0: auto) after --delay-slow=S
+//usage:-q -v quiet, verbose; GNU's long option names work too
+//usage:N: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors
 
 #include <errno.h>
 #include <fcntl.h>
