@@ -20,12 +20,14 @@ static const uint64_t NS = 1000000000u;
  * (a second more for each 38 blocks). */
 enum { SAVE_MIN_S = 30, SAVE_MAX_EXTRA_S = 270, BLOCKS_PER_SECOND = 38 };
 
+/* The statuses in the order of SIZE_*. */
+static const char size_order[] = "?*/-+";
+
 int size_index(int status)
 {
-	static const char order[] = "?*/-+";
-	const char *p = strchr(order, status);
+	const char *p = strchr(size_order, status);
 
-	return p && status ? (int)(p - order) : SIZE_NONTRIED;
+	return p && status ? (int)(p - size_order) : SIZE_NONTRIED;
 }
 
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int st)
@@ -54,14 +56,23 @@ enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int st)
 
 void count_sizes(struct rescue *r)
 {
-	static const char order[] = "?*/-+";
 	size_t i, n;
 
 	for (i = 0; i < 5; i++) {
-		r->size[i] = map_total(&r->map, order[i], 0, UINT64_MAX, &n);
-		if (order[i] == ST_BAD)
+		r->size[i] = map_total(&r->map, size_order[i], 0, UINT64_MAX, &n);
+		if (i == SIZE_BAD)
 			r->bad_areas = n;
 	}
+}
+
+uint64_t domain_size(const struct rescue *r)
+{
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		all += r->size[i];
+	return all;
 }
 
 /* Read len bytes at a into r->buf, in one read (again only after

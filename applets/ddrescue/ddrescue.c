@@ -145,12 +145,8 @@ static void skip_sizes(struct rescue *r)
  * none). */
 static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 {
-	static const struct { char letter; unsigned short flag; } flag_options[] = {
-		{ 'n', FLAG_NO_SCRAPE }, { 'N', FLAG_NO_TRIM }, { 'q', FLAG_QUIET },
-		{ 'R', FLAG_REVERSE }, { 'S', FLAG_SPARSE }, { 'M', FLAG_RETRIM },
-		{ 'A', FLAG_TRY_AGAIN }, { 'O', FLAG_REOPEN }, { 'f', FLAG_FORCE },
-		{ 'd', FLAG_DIRECT_IN }, { 'D', FLAG_DIRECT_OUT },
-	};
+	/* the letters of FLAG_*, in the order of their bits */
+	static const char flag_letters[] = "nNqRSMAOfdD";
 	size_t i;
 	int c;
 
@@ -182,9 +178,9 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->max_error_rate = number('E', r->sector, 0, INT64_MAX, UINT64_MAX);
 	r->new_bad_only = given['e'] && *given['e'] == '+';
 	r->max_bad_areas = number('e', 0, 0, INT64_MAX, UINT64_MAX);
-	for (i = 0; i < ARRAY_SIZE(flag_options); i++)
-		if (given[(unsigned char)flag_options[i].letter])
-			r->flags |= flag_options[i].flag;
+	for (i = 0; flag_letters[i]; i++)
+		if (given[(unsigned char)flag_letters[i]])
+			r->flags |= 1u << i;
 	r->domain_name = given['m'];
 	r->in_flags = O_RDONLY | O_CLOEXEC | (r->flags & FLAG_DIRECT_IN ? O_DIRECT : 0);
 	if (argc - optind < 2 || argc - optind > 3)
@@ -250,9 +246,7 @@ static int report(struct rescue *r, enum rescue_stop stop)
 		(void)raise(sig);
 		return 128 + sig;
 	}
-	bb_errno_msg(stop == RESCUE_WRITE_FAILED || stop == RESCUE_READ_FAILED ||
-		     stop == RESCUE_SAVE_FAILED || stop == RESCUE_REOPEN_FAILED
-		     ? r->error : 0, why[stop], quote_always(name));
+	bb_errno_msg(stop <= RESCUE_SAVE_FAILED ? r->error : 0, why[stop], quote_always(name));
 	return EXIT_FAILURE;
 }
 
@@ -276,8 +270,7 @@ int ddrescue_main(int argc, char **argv)
 	r.screen.fd = STDOUT_FILENO;
 	if (given['v'] && !(r.flags & FLAG_QUIET))
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",
-			   (unsigned long long)r.size[0] + r.size[1] + r.size[2] + r.size[3] +
-			   r.size[4], r.in_name, r.out_name);
+			   (unsigned long long)domain_size(&r), r.in_name, r.out_name);
 	show_initial_status(&r);
 	return report(&r, rescue_run(&r));
 }

@@ -142,13 +142,14 @@ enum rescue_stop {
 	RESCUE_GO_ON,           /* (within the passes) not stopped */
 	RESCUE_FINISHED,        /* every phase ran */
 	RESCUE_SIGNALED,        /* by r->transfer.stopped_by */
-	RESCUE_WRITE_FAILED,    /* the output: errno in r->error */
+	/* the stops with an errno in r->error, up to RESCUE_SAVE_FAILED */
+	RESCUE_WRITE_FAILED,    /* the output */
 	RESCUE_READ_FAILED,     /* the input went away (ENODEV, ENXIO,
-				   ENOTCONN): errno in r->error */
+				   ENOTCONN) */
+	RESCUE_REOPEN_FAILED,   /* -O */
+	RESCUE_SAVE_FAILED,     /* the mapfile */
 	RESCUE_UNALIGNED,       /* EINVAL: -b is not the device's sector */
 	RESCUE_INPUT_GONE,      /* the input's name no longer names a file */
-	RESCUE_REOPEN_FAILED,   /* -O: errno in r->error */
-	RESCUE_SAVE_FAILED,     /* the mapfile: errno in r->error */
 	RESCUE_NO_MEMORY,       /* the map could not grow */
 	RESCUE_TOO_MANY_BAD,    /* -e */
 	RESCUE_ERROR_RATE,      /* -E */
@@ -230,6 +231,8 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int status);
 /* The sizes and bad areas of the domain, counted anew. */
 void count_sizes(struct rescue *r);
+/* The domain's bytes: the sizes of all statuses added up. */
+uint64_t domain_size(const struct rescue *r);
 /* The output fsynced, then the mapfile saved (if there is one).  Returns
  * RESCUE_GO_ON, RESCUE_WRITE_FAILED or RESCUE_SAVE_FAILED. */
 enum rescue_stop save_now(struct rescue *r);

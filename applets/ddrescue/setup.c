@@ -192,8 +192,7 @@ void setup(struct rescue *r, uint64_t size)
 	count_sizes(r);
 	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
 		r->max_bad_areas += r->bad_areas;
-	if (!(r->size[SIZE_NONTRIED] | r->size[SIZE_NONTRIMMED] | r->size[SIZE_NONSCRAPED] |
-	      r->size[SIZE_BAD] | r->size[SIZE_FINISHED])) {
+	if (!domain_size(r)) {
 		if (!(r->flags & FLAG_QUIET))
 			bb_error_msg("nothing to do");
 		exit(0);

@@ -22,13 +22,10 @@ static const char *bytes(uint64_t n)
 
 /* The finished part of the domain in hundredths of a percent, cut (not
  * rounded), as GNU shows it. */
-static unsigned hundredths(const uint64_t *size)
+static unsigned hundredths(const struct rescue *r)
 {
-	uint64_t done = size[SIZE_FINISHED], all = 0;
-	int i;
+	uint64_t done = r->size[SIZE_FINISHED], all = domain_size(r);
 
-	for (i = 0; i < 5; i++)
-		all += size[i];
 	while (done > UINT64_MAX / 10000) {
 		done >>= 1;
 		all >>= 1;
@@ -42,7 +39,7 @@ void show_status(struct rescue *r, bool last)
 	/* what is left to read, at this run's average rate */
 	uint64_t left = sz[SIZE_NONTRIED] + sz[SIZE_NONTRIMMED] + sz[SIZE_NONSCRAPED] +
 			(r->retry_passes ? sz[SIZE_BAD] : 0);
-	unsigned pct = hundredths(sz);
+	unsigned pct = hundredths(r);
 	char text[160], eta[24] = "?";
 	size_t n;
 
