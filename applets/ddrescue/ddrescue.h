@@ -181,12 +181,12 @@ struct rescue {
 	uint64_t bad_areas;
 	uint64_t insize;          /* the input's size */
 	uint64_t second;          /* of this run, the last one ticked */
+	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
 	unsigned char *buf;       /* a cluster and a sector, page aligned */
 	struct map map;           /* the domain's blocks without ST_OUTSIDE */
 	/* the files */
 	int in_fd, out_fd, in_flags;
-	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	const char *command_line;
 	uint64_t ipos, opos;      /* the output position of input byte ipos */
 	/* the options */
