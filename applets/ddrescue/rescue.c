@@ -307,19 +307,27 @@ static enum rescue_stop retry_phase(struct rescue *r)
  * begins, from the sizes it keeps. */
 static enum rescue_stop phases(struct rescue *r)
 {
+	/* trimming, then scraping: one pass each, unless its flag */
+	static const struct {
+		unsigned char status, size, skip_flag;
+		char what[27];
+	} one_pass[] = {
+		{ ST_NONTRIMMED, SIZE_NONTRIMMED, FLAG_NO_TRIM, "Trimming failed blocks... " },
+		{ ST_NONSCRAPED, SIZE_NONSCRAPED, FLAG_NO_SCRAPE, "Scraping failed blocks... " },
+	};
 	bool back = r->flags & FLAG_REVERSE;
 	enum rescue_stop stop = RESCUE_GO_ON;
+	size_t i;
 
 	if (r->size[SIZE_NONTRIED])
 		stop = copy_phase(r);
-	if (stop == RESCUE_GO_ON && r->size[SIZE_NONTRIMMED] && !(r->flags & FLAG_NO_TRIM)) {
-		begin_pass(r, ST_NONTRIMMED, 1, !back, "Trimming failed blocks... ", 0);
-		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
-	}
-	if (stop == RESCUE_GO_ON && r->size[SIZE_NONSCRAPED] && !(r->flags & FLAG_NO_SCRAPE)) {
-		begin_pass(r, ST_NONSCRAPED, 1, !back, "Scraping failed blocks... ", 0);
-		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
-	}
+	for (i = 0; i < ARRAY_SIZE(one_pass); i++)
+		if (stop == RESCUE_GO_ON && r->size[one_pass[i].size] &&
+		    !(r->flags & one_pass[i].skip_flag)) {
+			begin_pass(r, one_pass[i].status, 1, !back, one_pass[i].what, 0);
+			stop = sector_phase(r, one_pass[i].status, back,
+					    back ? UINT64_MAX : 0, NULL);
+		}
 	if (stop == RESCUE_GO_ON && r->retry_passes)
 		stop = retry_phase(r);
 	return stop;
