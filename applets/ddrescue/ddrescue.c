@@ -81,6 +81,13 @@ static uint64_t number(int opt, uint64_t sector, uint64_t min, uint64_t max, uin
 	return v;
 }
 
+/* A position or a byte count given to option opt (up to INT64_MAX, "s"
+ * in sectors of -b); dflt if it was not given. */
+static uint64_t bytes_option(const struct rescue *r, int opt, uint64_t dflt)
+{
+	return number(opt, r->sector, 0, INT64_MAX, dflt);
+}
+
 /* -T and --delay-slow: whole seconds, or minutes, hours, days with m,
  * h, d after them. */
 static uint64_t seconds(int opt, uint64_t dflt)
@@ -170,12 +177,12 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 			    r->sector < 65536 ? 65536 / r->sector : 1) * r->sector;
 	r->retry_passes = given['r'] && !strcmp(given['r'], "-1") ? INT_MAX
 			  : (int)number('r', 0, 0, INT_MAX / 2, 0);
-	r->ipos = number('i', r->sector, 0, INT64_MAX, 0);
-	r->opos = number('o', r->sector, 0, INT64_MAX, r->ipos);
-	r->min_rate = given['a'] ? (int64_t)number('a', r->sector, 0, INT64_MAX, 0) : -1;
+	r->ipos = bytes_option(r, 'i', 0);
+	r->opos = bytes_option(r, 'o', r->ipos);
+	r->min_rate = given['a'] ? (int64_t)bytes_option(r, 'a', 0) : -1;
 	r->delay_slow = seconds(OPT_DELAY_SLOW, 30);
 	r->timeout = seconds('T', UINT64_MAX);
-	r->max_error_rate = number('E', r->sector, 0, INT64_MAX, UINT64_MAX);
+	r->max_error_rate = bytes_option(r, 'E', UINT64_MAX);
 	r->new_bad_only = given['e'] && *given['e'] == '+';
 	r->max_bad_areas = number('e', 0, 0, INT64_MAX, UINT64_MAX);
 	for (i = 0; flag_letters[i]; i++)
@@ -190,7 +197,7 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->map_name = argv[optind + 2];
 	skip_sizes(r);
 	return given['s'] && !strcmp(given['s'], "-1") ? UINT64_MAX
-	       : number('s', r->sector, 0, INT64_MAX, UINT64_MAX);
+	       : bytes_option(r, 's', UINT64_MAX);
 }
 
 /* The command line for the mapfile's comment (the options as bb_getopt
