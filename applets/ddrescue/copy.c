@@ -65,16 +65,6 @@ void count_sizes(struct rescue *r)
 	}
 }
 
-uint64_t domain_size(const struct rescue *r)
-{
-	uint64_t all = 0;
-	int i;
-
-	for (i = 0; i < 5; i++)
-		all += r->size[i];
-	return all;
-}
-
 /* Read len bytes at a into r->buf, in one read (again only after
  * EINTR); *got is how many arrived.  A short read is an error at the
  * first sector it did not return, whose part is dropped (trimming reads

@@ -231,8 +231,6 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int status);
 /* The sizes and bad areas of the domain, counted anew. */
 void count_sizes(struct rescue *r);
-/* The domain's bytes: the sizes of all statuses added up. */
-uint64_t domain_size(const struct rescue *r);
 /* The output fsynced, then the mapfile saved (if there is one).  Returns
  * RESCUE_GO_ON, RESCUE_WRITE_FAILED or RESCUE_SAVE_FAILED. */
 enum rescue_stop save_now(struct rescue *r);
@@ -248,6 +246,8 @@ int extend_output(struct rescue *r);
 
 /* ---- show.c ------------------------------------------------------- */
 
+/* The domain's bytes: the sizes of all statuses added up. */
+uint64_t domain_size(const struct rescue *r);
 /* The status line, every second (and last, ended). */
 void show_status(struct rescue *r, bool last);
 /* The phase's line (r->phase), as a pass begins, and "Finished". */

@@ -236,16 +236,15 @@ too_long:
 	return -1;
 }
 
-/* Rewrite path in place: its room first (so that a full disk fails
- * before a byte changes), then the text, the length, fsync. */
-static int save_in_place(const char *path, const struct map *map,
-			 const struct mapfile_status *st)
+/* The mapfile's text into fd, which is closed: its room taken first
+ * (so that a full disk fails before a byte of a mapfile rewritten in
+ * place changes), then the text, the length, fsync.  Returns 0, or -1
+ * with errno. */
+static int write_file(int fd, const struct map *map, const struct mapfile_status *st)
 {
 	off_t len;
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
+	int err;
 
-	if (fd < 0)
-		return -1;
 	write_text(-1, map, st, &len);
 	if ((fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
 	    write_text(fd, map, st, &len) || ftruncate(fd, len) || fsync(fd)) {
@@ -261,7 +260,6 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 24];
 	struct stat old;
-	off_t len;
 	int fd;
 
 	if (resolve_links(name, path))
@@ -270,17 +268,14 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 	 * the umask leaves, or the old mapfile's */
 	bb_format(tmp, sizeof(tmp), "%s.ddrescue-%u", path, (unsigned)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return save_in_place(path, map, st);
-	if (stat(path, &old) == 0)
-		fchmod(fd, old.st_mode & 07777);
-	if (write_text(fd, map, st, &len) || fsync(fd)) {
-		close(fd);
-		goto in_place;
+	if (fd >= 0) {
+		if (stat(path, &old) == 0)
+			fchmod(fd, old.st_mode & 07777);
+		if (write_file(fd, map, st) == 0 && rename(tmp, path) == 0)
+			return 0;
+		unlink(tmp);
 	}
-	if (close(fd) == 0 && rename(tmp, path) == 0)
-		return 0;
-in_place:
-	unlink(tmp);
-	return save_in_place(path, map, st);
+	/* where no new file can be made or written: in place */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	return fd < 0 ? -1 : write_file(fd, map, st);
 }

@@ -20,6 +20,16 @@ static const char *bytes(uint64_t n)
 	return human_readable(buf[next++ % 4], n, 1, 1, false);
 }
 
+uint64_t domain_size(const struct rescue *r)
+{
+	uint64_t all = 0;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		all += r->size[i];
+	return all;
+}
+
 /* The finished part of the domain in hundredths of a percent, cut (not
  * rounded), as GNU shows it. */
 static unsigned hundredths(const struct rescue *r)
