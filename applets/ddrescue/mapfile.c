@@ -78,7 +78,6 @@ static bool status_line(struct mapfile_parser *p, char *field[3], int n)
  * more than which line). */
 static const char *parse_line(struct mapfile_parser *p)
 {
-	static const char invalid[] = "invalid line", no_memory[] = "out of memory";
 	char *field[3], *status;
 	uint64_t pos, size;
 	int n;
@@ -88,10 +87,10 @@ static const char *parse_line(struct mapfile_parser *p)
 	if (!n)
 		return NULL;
 	if (p->too_long || n < 2 + p->have_status || number_field(field[0], INT64_MAX, &pos))
-		return invalid;
+		return "invalid line";
 	if (!p->have_status) {
 		p->cur_pos = pos;
-		return status_line(p, field, n) ? NULL : invalid;
+		return status_line(p, field, n) ? NULL : "invalid line";
 	}
 	status = field[2];
 	/* contiguous blocks; one of size 0 only at 0, as GNU has it; the
@@ -99,10 +98,10 @@ static const char *parse_line(struct mapfile_parser *p)
 	if (number_field(field[1], INT64_MAX - pos, &size) || (!size && pos) ||
 	    status[1] || !strchr("?*/-+", *status) ||
 	    (p->map.count && pos != map_end(&p->map)))
-		return invalid;
+		return "invalid line";
 	if (map_append(&p->map, pos - map_end(&p->map), ST_NONTRIED) ||
 	    map_append(&p->map, size, *status))
-		return no_memory;
+		return "memory exhausted";
 	return NULL;
 }
 

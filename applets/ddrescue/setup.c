@@ -76,7 +76,7 @@ static bool read_map(struct rescue *r, const char *name, struct map *map, bool s
 		if (mapfile_parse_feed(&p, chunk, (size_t)n))
 			break;
 	if (n < 0)
-		exit(bb_perror_name("error reading mapfile %s", name));
+		exit(bb_perror_name("error reading %s", name));
 	if (p.error || mapfile_parse_end(&p, map)) {
 		xfunc_error_retval = 2;
 		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
@@ -141,7 +141,7 @@ static void create_files(struct rescue *r)
 
 	if (r->map_name && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
 			r->command_line, "Starting", r->cur_pos, r->cur_status, r->cur_pass }))
-		exit(bb_perror_name("cannot write mapfile %s", r->map_name));
+		exit(bb_perror_name("error saving mapfile %s", r->map_name));
 	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->flags & FLAG_DIRECT_OUT ? O_DIRECT : 0),
 		  0666);
 	if (fd < 0) {
