@@ -236,9 +236,11 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 			stop = RESCUE_INPUT_GONE;
 	}
 	*failed = lost;
+	if (stop != RESCUE_GO_ON)
+		return stop;
 	if (r->bad_areas > r->max_bad_areas && r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_TOO_MANY_BAD;
-	return stop != RESCUE_GO_ON ? stop : tick(r);
+	return tick(r);
 }
 
 bool reopen_input(struct rescue *r)
