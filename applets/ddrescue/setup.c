@@ -26,8 +26,12 @@ BB_NORETURN static void no_memory(void)
 	bb_error_msg_and_die("memory exhausted");
 }
 
+/* Two names of one file (of one device, for block devices); a name
+ * that is not there has no type (st_mode 0) and is no file. */
 static bool same_file(const struct stat *a, const struct stat *b)
 {
+	if (!a->st_mode || !b->st_mode)
+		return false;
 	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
 		return a->st_rdev == b->st_rdev;
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -40,22 +44,23 @@ static void check_names(const struct rescue *r)
 	static const char *const what[3] = { "input", "output", "mapfile" };
 	const char *name[3] = { r->in_name, r->out_name, r->map_name };
 	struct stat st[3];
-	bool have[3];
 	int i, j;
 
 	for (i = 0; i < 3; i++)
-		have[i] = name[i] && !stat(name[i], &st[i]);
-	for (i = 0; i < 3; i++)
+		if (!name[i] || stat(name[i], &st[i]))
+			st[i].st_mode = 0;
+	/* only the mapfile's name may be missing */
+	for (i = 0; i < 2; i++)
 		for (j = i + 1; j < 3; j++)
-			if (name[j] && (!strcmp(name[i], name[j]) ||
-					(have[i] && have[j] && same_file(&st[i], &st[j]))))
+			if (name[j] && (!strcmp(name[i], name[j]) || same_file(&st[i], &st[j])))
 				bb_error_msg_and_die("%s and %s are the same file", what[i], what[j]);
-	if (have[2] && !S_ISREG(st[2].st_mode))
+	if (st[2].st_mode && !S_ISREG(st[2].st_mode))
 		die_about("%s is not a regular file", r->map_name);
-	if (have[1] && !S_ISREG(st[1].st_mode) && (!(r->flags & FLAG_FORCE) || r->flags & FLAG_SPARSE))
+	if (st[1].st_mode && !S_ISREG(st[1].st_mode) &&
+	    (!(r->flags & FLAG_FORCE) || r->flags & FLAG_SPARSE))
 		die_about("%s is not a regular file (-f writes to a device, without -S)",
 			  r->out_name);
-	if (have[0] && have[2] && S_ISBLK(st[0].st_mode) && st[2].st_dev == st[0].st_rdev)
+	if (S_ISBLK(st[0].st_mode) && st[2].st_mode && st[2].st_dev == st[0].st_rdev)
 		bb_error_msg("warning: %s is on the input disk", quote_always(r->map_name));
 }
 
