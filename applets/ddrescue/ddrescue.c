@@ -228,18 +228,16 @@ static const char *join_args(char **argv)
  * again once the mapfile is saved, as GNU does). */
 static int report(struct rescue *r, enum rescue_stop stop)
 {
+	/* in the order of enum rescue_stop, from RESCUE_WRITE_FAILED */
 	static const char *const why[] = {
-		[RESCUE_WRITE_FAILED] = "error writing %s",
-		[RESCUE_READ_FAILED] = "error reading %s",
-		[RESCUE_UNALIGNED] = "%s: unaligned read: is the sector size (-b) right?",
-		[RESCUE_INPUT_GONE] = "input file %s disappeared",
-		[RESCUE_REOPEN_FAILED] = "cannot reopen %s",
-		[RESCUE_SAVE_FAILED] = "error saving mapfile %s",
-		[RESCUE_NO_MEMORY] = "memory exhausted",
-		[RESCUE_TOO_MANY_BAD] = "too many bad areas",
-		[RESCUE_ERROR_RATE] = "too high error rate reading the input",
-		[RESCUE_TIMEOUT] = "timeout expired",
+		"error writing %s", "error reading %s", "cannot reopen %s",
+		"error saving mapfile %s",
+		"%s: unaligned read: is the sector size (-b) right?",
+		"input file %s disappeared", "memory exhausted", "too many bad areas",
+		"too high error rate reading the input", "timeout expired",
 	};
+	_Static_assert(ARRAY_SIZE(why) == RESCUE_TIMEOUT - RESCUE_WRITE_FAILED + 1,
+		       "a message for every stop");
 	int sig = r->transfer.stopped_by;
 	const char *name = stop == RESCUE_WRITE_FAILED ? r->out_name
 			   : stop == RESCUE_SAVE_FAILED ? r->map_name : r->in_name;
@@ -253,7 +251,8 @@ static int report(struct rescue *r, enum rescue_stop stop)
 		(void)raise(sig);
 		return 128 + sig;
 	}
-	bb_errno_msg(stop <= RESCUE_SAVE_FAILED ? r->error : 0, why[stop], quote_always(name));
+	bb_errno_msg(stop <= RESCUE_SAVE_FAILED ? r->error : 0, why[stop - RESCUE_WRITE_FAILED],
+		     quote_always(name));
 	return EXIT_FAILURE;
 }
 
