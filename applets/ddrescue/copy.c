@@ -259,10 +259,10 @@ bool reopen_input(struct rescue *r)
 
 int extend_output(struct rescue *r)
 {
-	struct stat st;
+	off_t end = lseek(r->out_fd, 0, SEEK_END);
 
-	if (fstat(r->out_fd, &st) || ((uint64_t)st.st_size < r->sparse_end &&
-				       ftruncate(r->out_fd, (off_t)r->sparse_end))) {
+	if (end < 0 || ((uint64_t)end < r->sparse_end &&
+			ftruncate(r->out_fd, (off_t)r->sparse_end))) {
 		r->error = errno;
 		return -1;
 	}

@@ -88,6 +88,12 @@ static uint64_t bytes_option(const struct rescue *r, int opt, uint64_t dflt)
 	return number(opt, r->sector, 0, INT64_MAX, dflt);
 }
 
+/* Was option opt given as -1 (no limit)? */
+static bool minus_one(int opt)
+{
+	return given[opt] && !strcmp(given[opt], "-1");
+}
+
 /* -T and --delay-slow: whole seconds, or minutes, hours, days with m,
  * h, d after them. */
 static uint64_t seconds(int opt, uint64_t dflt)
@@ -175,7 +181,7 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->sector = number('b', 0, 1, 1 << 20, 512);
 	r->cluster = number('c', 0, 1, (64 << 20) / r->sector,
 			    r->sector < 65536 ? 65536 / r->sector : 1) * r->sector;
-	r->retry_passes = given['r'] && !strcmp(given['r'], "-1") ? INT_MAX
+	r->retry_passes = minus_one('r') ? INT_MAX
 			  : (int)number('r', 0, 0, INT_MAX / 2, 0);
 	r->ipos = bytes_option(r, 'i', 0);
 	r->opos = bytes_option(r, 'o', r->ipos);
@@ -196,7 +202,7 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->out_name = argv[optind + 1];
 	r->map_name = argv[optind + 2];
 	skip_sizes(r);
-	return given['s'] && !strcmp(given['s'], "-1") ? UINT64_MAX
+	return minus_one('s') ? UINT64_MAX
 	       : bytes_option(r, 's', UINT64_MAX);
 }
 
