@@ -235,17 +235,17 @@ too_long:
 	return -1;
 }
 
-/* The mapfile's text into fd, which is closed: its room taken first
- * (so that a full disk fails before a byte of a mapfile rewritten in
- * place changes), then the text, the length, fsync.  Returns 0, or -1
- * with errno. */
-static int write_file(int fd, const struct map *map, const struct mapfile_status *st)
+/* The mapfile's text into fd, which is closed: in place, its room
+ * taken first (so that a full disk fails before a byte changes); then
+ * the text, the length, fsync.  Returns 0, or -1 with errno. */
+static int write_file(int fd, const struct map *map, const struct mapfile_status *st,
+		      bool in_place)
 {
 	off_t len;
 	int err;
 
 	write_text(-1, map, st, &len);
-	if ((fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
+	if ((in_place && fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
 	    write_text(fd, map, st, &len) || ftruncate(fd, len) || fsync(fd)) {
 		err = errno;
 		close(fd);
@@ -270,11 +270,11 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 	if (fd >= 0) {
 		if (stat(path, &old) == 0)
 			fchmod(fd, old.st_mode & 07777);
-		if (write_file(fd, map, st) == 0 && rename(tmp, path) == 0)
+		if (write_file(fd, map, st, false) == 0 && rename(tmp, path) == 0)
 			return 0;
 		unlink(tmp);
 	}
 	/* where no new file can be made or written: in place */
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-	return fd < 0 ? -1 : write_file(fd, map, st);
+	return fd < 0 ? -1 : write_file(fd, map, st, true);
 }
