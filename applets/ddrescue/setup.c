@@ -65,15 +65,16 @@ static void check_names(const struct rescue *r)
 }
 
 /* A mapfile into *map (the status line into r when status; then a
- * mapfile that does not exist leaves *map empty and returns false). */
+ * mapfile that does not exist, or no name, leaves *map empty and
+ * returns false). */
 static bool read_map(struct rescue *r, const char *name, struct map *map, bool status)
 {
 	struct mapfile_parser p;
 	char chunk[4096];
 	ssize_t n = 0;
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	int fd = name ? open(name, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd < 0 && (errno != ENOENT || !status))
+	if (fd < 0 && name && (errno != ENOENT || !status))
 		exit(bb_perror_name("cannot open %s", name));
 	if (mapfile_parse_begin(&p))
 		no_memory();
@@ -178,10 +179,8 @@ void setup(struct rescue *r, uint64_t size)
 	if (r->insize && r->ipos >= r->insize)
 		bb_error_msg_and_die("can't start reading at %llu: the input has %llu bytes",
 				     (unsigned long long)r->ipos, (unsigned long long)r->insize);
-	if (r->map_name && (r->map_existed = read_map(r, r->map_name, &r->map, true)))
+	if ((r->map_existed = read_map(r, r->map_name, &r->map, true)))
 		r->map_insize = map_end(&r->map);
-	else if (!r->map_name && map_init(&r->map))
-		no_memory();
 	fit_map(r);
 	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
 	/* -M: failed blocks to be trimmed again; -A: non-trimmed and
