@@ -117,10 +117,16 @@ static enum rescue_stop write_output(struct rescue *r, uint64_t a, uint64_t n)
 	return RESCUE_WRITE_FAILED;
 }
 
-enum rescue_stop save_now(struct rescue *r)
+int save_mapfile(const struct rescue *r)
 {
 	struct mapfile_status st = { r->command_line, r->phase, r->cur_pos,
 				     r->cur_status, r->cur_pass };
+
+	return mapfile_save(r->map_name, &r->map, &st);
+}
+
+enum rescue_stop save_now(struct rescue *r)
+{
 	uint64_t interval = r->map.count / BLOCKS_PER_SECOND;
 
 	if (!r->map_name)
@@ -129,7 +135,7 @@ enum rescue_stop save_now(struct rescue *r)
 		r->error = errno;
 		return RESCUE_WRITE_FAILED;
 	}
-	if (mapfile_save(r->map_name, &r->map, &st)) {
+	if (save_mapfile(r)) {
 		r->error = errno;
 		return RESCUE_SAVE_FAILED;
 	}

@@ -231,6 +231,9 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int status);
 /* The sizes and bad areas of the domain, counted anew. */
 void count_sizes(struct rescue *r);
+/* The mapfile saved as r stands (r->map_name not NULL), the output not
+ * fsynced.  Returns 0, or -1 with errno. */
+int save_mapfile(const struct rescue *r);
 /* The output fsynced, then the mapfile saved (if there is one).  Returns
  * RESCUE_GO_ON, RESCUE_WRITE_FAILED or RESCUE_SAVE_FAILED. */
 enum rescue_stop save_now(struct rescue *r);

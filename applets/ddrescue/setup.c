@@ -145,8 +145,8 @@ static void create_files(struct rescue *r)
 	bool new_map = r->map_name && !r->map_existed;
 	int fd;
 
-	if (r->map_name && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
-			r->command_line, "Starting", r->cur_pos, r->cur_status, r->cur_pass }))
+	/* r->phase is "Starting" */
+	if (r->map_name && save_mapfile(r))
 		exit(bb_perror_name("error saving mapfile %s", r->map_name));
 	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->flags & FLAG_DIRECT_OUT ? O_DIRECT : 0),
 		  0666);
