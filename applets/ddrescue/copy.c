@@ -161,11 +161,10 @@ static void rates(struct rescue *r, uint64_t second, bool last)
 		 second - r->last_good_second > r->timeout)
 		r->limit = RESCUE_TIMEOUT;
 	r->rescued_last_second = done;
-	r->error_rate = r->error_bytes / span;
-	r->error_bytes = 0;
-	if (r->error_rate > r->max_error_rate &&
+	if (r->error_bytes / span > r->max_error_rate &&
 	    r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_ERROR_RATE;
+	r->error_bytes = 0;
 	if (last)
 		return;
 	r->second = second;
@@ -173,7 +172,6 @@ static void rates(struct rescue *r, uint64_t second, bool last)
 	r->slow = second > r->delay_slow && r->min_rate >= 0 &&
 		  r->current_rate < (r->min_rate ? (uint64_t)r->min_rate : r->average_rate / 10);
 	r->slow_read = r->slow;
-	r->slow_reads += r->slow;
 }
 
 void copy_start(struct rescue *r)
@@ -234,7 +232,6 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 	r->copied = got;
 	if (err) {
 		lost = b - a - got;
-		r->read_errors++;
 		r->error_bytes += lost;
 		stop = mark(r, a + got, b, lost > r->sector ? fail_status : ST_BAD);
 		/* a disk that went away takes its name with it */

@@ -207,8 +207,7 @@ struct rescue {
 	uint64_t rescued_at_start, rescued_last_second;
 	uint64_t last_good_second;          /* of a read that finished bytes */
 	uint64_t error_bytes;               /* failed in the current second */
-	uint64_t read_errors, slow_reads;
-	uint64_t current_rate, average_rate, error_rate;
+	uint64_t current_rate, average_rate;
 	uint64_t sparse_end;                /* -S: the output's end to make */
 	uint64_t copied;                    /* what the last read finished */
 	uint64_t next_save_ns;
