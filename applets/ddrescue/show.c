@@ -47,8 +47,7 @@ void show_status(struct rescue *r, bool last)
 {
 	const uint64_t *sz = r->size;
 	/* what is left to read, at this run's average rate */
-	uint64_t left = sz[SIZE_NONTRIED] + sz[SIZE_NONTRIMMED] + sz[SIZE_NONSCRAPED] +
-			(r->retry_passes ? sz[SIZE_BAD] : 0);
+	uint64_t left = domain_size(r) - sz[SIZE_FINISHED] - (r->retry_passes ? 0 : sz[SIZE_BAD]);
 	unsigned pct = hundredths(r);
 	char text[160], eta[24] = "?";
 	size_t n;
