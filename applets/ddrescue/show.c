@@ -49,13 +49,16 @@ void show_status(struct rescue *r, bool last)
 	/* what is left to read, at this run's average rate */
 	uint64_t left = domain_size(r) - sz[SIZE_FINISHED] - (r->retry_passes ? 0 : sz[SIZE_BAD]);
 	unsigned pct = hundredths(r);
-	char text[160], eta[24] = "?";
+	char text[160], digits[24];
+	const char *eta = "?";
 	size_t n;
 
 	if (r->flags & FLAG_QUIET)
 		return;
-	if (r->average_rate)
-		bb_format(eta, sizeof(eta), "%llu", (unsigned long long)(left / r->average_rate));
+	if (r->average_rate) {
+		digits[sizeof(digits) - 1] = '\0';
+		eta = put_digits(digits + sizeof(digits) - 1, left / r->average_rate, 10);
+	}
 	n = bb_format(text, sizeof(text),
 		      "rescued %s %u.%02u%%, bad %s in %llu areas, %s/s, run %llus, "
 		      "good read %llus ago, %ss left",
