@@ -20,12 +20,14 @@ static const uint64_t NS = 1000000000u;
  * (a second more for each 38 blocks). */
 enum { SAVE_MIN_S = 30, SAVE_MAX_EXTRA_S = 270, BLOCKS_PER_SECOND = 38 };
 
+/* The statuses in the order of SIZE_*. */
+static const char size_order[] = "?*/-+";
+
 int size_index(int status)
 {
-	static const char order[] = "?*/-+";
-	const char *p = strchr(order, status);
+	const char *p = strchr(size_order, status);
 
-	return p && status ? (int)(p - order) : SIZE_NONTRIED;
+	return p && status ? (int)(p - size_order) : SIZE_NONTRIED;
 }
 
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int st)
@@ -54,12 +56,11 @@ enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int st)
 
 void count_sizes(struct rescue *r)
 {
-	static const char order[] = "?*/-+";
 	size_t i, n;
 
 	for (i = 0; i < 5; i++) {
-		r->size[i] = map_total(&r->map, order[i], 0, UINT64_MAX, &n);
-		if (order[i] == ST_BAD)
+		r->size[i] = map_total(&r->map, size_order[i], 0, UINT64_MAX, &n);
+		if (i == SIZE_BAD)
 			r->bad_areas = n;
 	}
 }
@@ -116,10 +117,16 @@ static enum rescue_stop write_output(struct rescue *r, uint64_t a, uint64_t n)
 	return RESCUE_WRITE_FAILED;
 }
 
-enum rescue_stop save_now(struct rescue *r)
+int save_mapfile(const struct rescue *r)
 {
 	struct mapfile_status st = { r->command_line, r->phase, r->cur_pos,
 				     r->cur_status, r->cur_pass };
+
+	return mapfile_save(r->map_name, &r->map, &st);
+}
+
+enum rescue_stop save_now(struct rescue *r)
+{
 	uint64_t interval = r->map.count / BLOCKS_PER_SECOND;
 
 	if (!r->map_name)
@@ -128,7 +135,7 @@ enum rescue_stop save_now(struct rescue *r)
 		r->error = errno;
 		return RESCUE_WRITE_FAILED;
 	}
-	if (mapfile_save(r->map_name, &r->map, &st)) {
+	if (save_mapfile(r)) {
 		r->error = errno;
 		return RESCUE_SAVE_FAILED;
 	}
@@ -154,11 +161,10 @@ static void rates(struct rescue *r, uint64_t second, bool last)
 		 second - r->last_good_second > r->timeout)
 		r->limit = RESCUE_TIMEOUT;
 	r->rescued_last_second = done;
-	r->error_rate = r->error_bytes / span;
-	r->error_bytes = 0;
-	if (r->error_rate > r->max_error_rate &&
+	if (r->error_bytes / span > r->max_error_rate &&
 	    r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_ERROR_RATE;
+	r->error_bytes = 0;
 	if (last)
 		return;
 	r->second = second;
@@ -166,7 +172,6 @@ static void rates(struct rescue *r, uint64_t second, bool last)
 	r->slow = second > r->delay_slow && r->min_rate >= 0 &&
 		  r->current_rate < (r->min_rate ? (uint64_t)r->min_rate : r->average_rate / 10);
 	r->slow_read = r->slow;
-	r->slow_reads += r->slow;
 }
 
 void copy_start(struct rescue *r)
@@ -227,7 +232,6 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 	r->copied = got;
 	if (err) {
 		lost = b - a - got;
-		r->read_errors++;
 		r->error_bytes += lost;
 		stop = mark(r, a + got, b, lost > r->sector ? fail_status : ST_BAD);
 		/* a disk that went away takes its name with it */
@@ -235,9 +239,11 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 			stop = RESCUE_INPUT_GONE;
 	}
 	*failed = lost;
+	if (stop != RESCUE_GO_ON)
+		return stop;
 	if (r->bad_areas > r->max_bad_areas && r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_TOO_MANY_BAD;
-	return stop != RESCUE_GO_ON ? stop : tick(r);
+	return tick(r);
 }
 
 bool reopen_input(struct rescue *r)
@@ -256,10 +262,10 @@ bool reopen_input(struct rescue *r)
 
 int extend_output(struct rescue *r)
 {
-	struct stat st;
+	off_t end = lseek(r->out_fd, 0, SEEK_END);
 
-	if (fstat(r->out_fd, &st) || ((uint64_t)st.st_size < r->sparse_end &&
-				       ftruncate(r->out_fd, (off_t)r->sparse_end))) {
+	if (end < 0 || ((uint64_t)end < r->sparse_end &&
+			ftruncate(r->out_fd, (off_t)r->sparse_end))) {
 		r->error = errno;
 		return -1;
 	}

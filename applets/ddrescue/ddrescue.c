@@ -15,22 +15,18 @@
 //applet:ddrescue ddrescue_main DDRESCUE
 
 //usage:[OPTION]... INFILE OUTFILE [MAPFILE]
-//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does.
-//usage:MAPFILE, in its format, records what was read: a rescue resumes from it.
-//usage:
-//usage:  -b N    sector size (512)       -c N   sectors a read (64 KiB)
-//usage:  -d -D   O_DIRECT in, out        -f     write to a device
-//usage:  -i N    start in INFILE         -o N   start in OUTFILE (-i)
-//usage:  -s N    size to rescue          -m MAP only what MAP calls finished
-//usage:  -n -N   no scraping, trimming   -r N   retry passes (-1: no end)
-//usage:  -R      all passes reversed     -S     sparse output
-//usage:  -M      trim all failed again   -A     copy non-trimmed again
-//usage:  -K I,M  skip sizes              -O     reopen INFILE after errors
-//usage:  -e [+]N stop at N bad areas     -E N   stop at N bytes/s failing
-//usage:  -T S    stop S after a good read (m, h, d: minutes, hours, days)
-//usage:  -a N    skip areas under N bytes/s (0: auto) after --delay-slow=S
-//usage:  -q -v   quiet, verbose          GNU's long option names work too
-//usage:Numbers: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors.
+//usage:Copy INFILE to OUTFILE, the good areas first, as GNU ddrescue does;
+//usage:MAPFILE (its format) records what was read: a rescue resumes from it.
+//usage:-b N sector size (512)  -c N sectors a read (64 KiB)  -d -D O_DIRECT in, out
+//usage:-f write to a device  -i -o -s N start in INFILE, in OUTFILE (-i), size
+//usage:-m MAP only what MAP calls finished  -n -N no scraping, no trimming
+//usage:-r N retry passes (-1: no end)  -R all passes reversed  -S sparse output
+//usage:-M trim all failed again  -A copy non-trimmed again  -O reopen after errors
+//usage:-K I,M skip sizes  -e [+]N stop at N (new) bad areas  -E N at N bytes/s failed
+//usage:-T S stop S after a good read (m h d: minutes, hours, days)
+//usage:-a N skip areas under N bytes/s (0: auto) after --delay-slow=S
+//usage:-q -v quiet, verbose; GNU's long option names work too
+//usage:N: 0x hex, 0 octal; k M G.. 1000^n, Ki Mi.. 1024^n; s sectors
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +79,19 @@ static uint64_t number(int opt, uint64_t sector, uint64_t min, uint64_t max, uin
 		bb_error_msg_and_usage("invalid number for -%c: %s", opt,
 				       quote_escaped(given[opt]));
 	return v;
+}
+
+/* A position or a byte count given to option opt (up to INT64_MAX, "s"
+ * in sectors of -b); dflt if it was not given. */
+static uint64_t bytes_option(const struct rescue *r, int opt, uint64_t dflt)
+{
+	return number(opt, r->sector, 0, INT64_MAX, dflt);
+}
+
+/* Was option opt given as -1 (no limit)? */
+static bool minus_one(int opt)
+{
+	return given[opt] && !strcmp(given[opt], "-1");
 }
 
 /* -T and --delay-slow: whole seconds, or minutes, hours, days with m,
@@ -149,12 +158,8 @@ static void skip_sizes(struct rescue *r)
  * none). */
 static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 {
-	static const struct { char letter; unsigned short flag; } flag_options[] = {
-		{ 'n', FLAG_NO_SCRAPE }, { 'N', FLAG_NO_TRIM }, { 'q', FLAG_QUIET },
-		{ 'R', FLAG_REVERSE }, { 'S', FLAG_SPARSE }, { 'M', FLAG_RETRIM },
-		{ 'A', FLAG_TRY_AGAIN }, { 'O', FLAG_REOPEN }, { 'f', FLAG_FORCE },
-		{ 'd', FLAG_DIRECT_IN }, { 'D', FLAG_DIRECT_OUT },
-	};
+	/* the letters of FLAG_*, in the order of their bits */
+	static const char flag_letters[] = "nNqRSMAOfdD";
 	size_t i;
 	int c;
 
@@ -176,19 +181,19 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->sector = number('b', 0, 1, 1 << 20, 512);
 	r->cluster = number('c', 0, 1, (64 << 20) / r->sector,
 			    r->sector < 65536 ? 65536 / r->sector : 1) * r->sector;
-	r->retry_passes = given['r'] && !strcmp(given['r'], "-1") ? INT_MAX
+	r->retry_passes = minus_one('r') ? INT_MAX
 			  : (int)number('r', 0, 0, INT_MAX / 2, 0);
-	r->ipos = number('i', r->sector, 0, INT64_MAX, 0);
-	r->opos = number('o', r->sector, 0, INT64_MAX, r->ipos);
-	r->min_rate = given['a'] ? (int64_t)number('a', r->sector, 0, INT64_MAX, 0) : -1;
+	r->ipos = bytes_option(r, 'i', 0);
+	r->opos = bytes_option(r, 'o', r->ipos);
+	r->min_rate = given['a'] ? (int64_t)bytes_option(r, 'a', 0) : -1;
 	r->delay_slow = seconds(OPT_DELAY_SLOW, 30);
 	r->timeout = seconds('T', UINT64_MAX);
-	r->max_error_rate = number('E', r->sector, 0, INT64_MAX, UINT64_MAX);
+	r->max_error_rate = bytes_option(r, 'E', UINT64_MAX);
 	r->new_bad_only = given['e'] && *given['e'] == '+';
 	r->max_bad_areas = number('e', 0, 0, INT64_MAX, UINT64_MAX);
-	for (i = 0; i < ARRAY_SIZE(flag_options); i++)
-		if (given[(unsigned char)flag_options[i].letter])
-			r->flags |= flag_options[i].flag;
+	for (i = 0; flag_letters[i]; i++)
+		if (given[(unsigned char)flag_letters[i]])
+			r->flags |= 1u << i;
 	r->domain_name = given['m'];
 	r->in_flags = O_RDONLY | O_CLOEXEC | (r->flags & FLAG_DIRECT_IN ? O_DIRECT : 0);
 	if (argc - optind < 2 || argc - optind > 3)
@@ -197,8 +202,8 @@ static uint64_t parse_options(struct rescue *r, int argc, char **argv)
 	r->out_name = argv[optind + 1];
 	r->map_name = argv[optind + 2];
 	skip_sizes(r);
-	return given['s'] && !strcmp(given['s'], "-1") ? UINT64_MAX
-	       : number('s', r->sector, 0, INT64_MAX, UINT64_MAX);
+	return minus_one('s') ? UINT64_MAX
+	       : bytes_option(r, 's', UINT64_MAX);
 }
 
 /* The command line for the mapfile's comment (the options as bb_getopt
@@ -229,18 +234,16 @@ static const char *join_args(char **argv)
  * again once the mapfile is saved, as GNU does). */
 static int report(struct rescue *r, enum rescue_stop stop)
 {
+	/* in the order of enum rescue_stop, from RESCUE_WRITE_FAILED */
 	static const char *const why[] = {
-		[RESCUE_WRITE_FAILED] = "error writing %s",
-		[RESCUE_READ_FAILED] = "error reading %s",
-		[RESCUE_UNALIGNED] = "%s: unaligned read: is the sector size (-b) right?",
-		[RESCUE_INPUT_GONE] = "input file %s disappeared",
-		[RESCUE_REOPEN_FAILED] = "cannot reopen %s",
-		[RESCUE_SAVE_FAILED] = "error saving mapfile %s",
-		[RESCUE_NO_MEMORY] = "memory exhausted",
-		[RESCUE_TOO_MANY_BAD] = "too many bad areas",
-		[RESCUE_ERROR_RATE] = "too high error rate reading the input",
-		[RESCUE_TIMEOUT] = "timeout expired",
+		"error writing %s", "error reading %s", "cannot reopen %s",
+		"error saving mapfile %s",
+		"%s: unaligned read: is the sector size (-b) right?",
+		"input file %s disappeared", "memory exhausted", "too many bad areas",
+		"too high error rate reading the input", "timeout expired",
 	};
+	_Static_assert(ARRAY_SIZE(why) == RESCUE_TIMEOUT - RESCUE_WRITE_FAILED + 1,
+		       "a message for every stop");
 	int sig = r->transfer.stopped_by;
 	const char *name = stop == RESCUE_WRITE_FAILED ? r->out_name
 			   : stop == RESCUE_SAVE_FAILED ? r->map_name : r->in_name;
@@ -254,9 +257,8 @@ static int report(struct rescue *r, enum rescue_stop stop)
 		(void)raise(sig);
 		return 128 + sig;
 	}
-	bb_errno_msg(stop == RESCUE_WRITE_FAILED || stop == RESCUE_READ_FAILED ||
-		     stop == RESCUE_SAVE_FAILED || stop == RESCUE_REOPEN_FAILED
-		     ? r->error : 0, why[stop], quote_always(name));
+	bb_errno_msg(stop <= RESCUE_SAVE_FAILED ? r->error : 0, why[stop - RESCUE_WRITE_FAILED],
+		     quote_always(name));
 	return EXIT_FAILURE;
 }
 
@@ -280,8 +282,7 @@ int ddrescue_main(int argc, char **argv)
 	r.screen.fd = STDOUT_FILENO;
 	if (given['v'] && !(r.flags & FLAG_QUIET))
 		bb_dprintf(STDOUT_FILENO, "About to copy %llu bytes from %s to %s\n",
-			   (unsigned long long)r.size[0] + r.size[1] + r.size[2] + r.size[3] +
-			   r.size[4], r.in_name, r.out_name);
+			   (unsigned long long)domain_size(&r), r.in_name, r.out_name);
 	show_initial_status(&r);
 	return report(&r, rescue_run(&r));
 }

@@ -142,13 +142,14 @@ enum rescue_stop {
 	RESCUE_GO_ON,           /* (within the passes) not stopped */
 	RESCUE_FINISHED,        /* every phase ran */
 	RESCUE_SIGNALED,        /* by r->transfer.stopped_by */
-	RESCUE_WRITE_FAILED,    /* the output: errno in r->error */
+	/* the stops with an errno in r->error, up to RESCUE_SAVE_FAILED */
+	RESCUE_WRITE_FAILED,    /* the output */
 	RESCUE_READ_FAILED,     /* the input went away (ENODEV, ENXIO,
-				   ENOTCONN): errno in r->error */
+				   ENOTCONN) */
+	RESCUE_REOPEN_FAILED,   /* -O */
+	RESCUE_SAVE_FAILED,     /* the mapfile */
 	RESCUE_UNALIGNED,       /* EINVAL: -b is not the device's sector */
 	RESCUE_INPUT_GONE,      /* the input's name no longer names a file */
-	RESCUE_REOPEN_FAILED,   /* -O: errno in r->error */
-	RESCUE_SAVE_FAILED,     /* the mapfile: errno in r->error */
 	RESCUE_NO_MEMORY,       /* the map could not grow */
 	RESCUE_TOO_MANY_BAD,    /* -e */
 	RESCUE_ERROR_RATE,      /* -E */
@@ -180,12 +181,12 @@ struct rescue {
 	uint64_t bad_areas;
 	uint64_t insize;          /* the input's size */
 	uint64_t second;          /* of this run, the last one ticked */
+	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
 	unsigned char *buf;       /* a cluster and a sector, page aligned */
 	struct map map;           /* the domain's blocks without ST_OUTSIDE */
 	/* the files */
 	int in_fd, out_fd, in_flags;
-	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	const char *command_line;
 	uint64_t ipos, opos;      /* the output position of input byte ipos */
 	/* the options */
@@ -206,8 +207,7 @@ struct rescue {
 	uint64_t rescued_at_start, rescued_last_second;
 	uint64_t last_good_second;          /* of a read that finished bytes */
 	uint64_t error_bytes;               /* failed in the current second */
-	uint64_t read_errors, slow_reads;
-	uint64_t current_rate, average_rate, error_rate;
+	uint64_t current_rate, average_rate;
 	uint64_t sparse_end;                /* -S: the output's end to make */
 	uint64_t copied;                    /* what the last read finished */
 	uint64_t next_save_ns;
@@ -230,6 +230,9 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 enum rescue_stop mark(struct rescue *r, uint64_t a, uint64_t b, int status);
 /* The sizes and bad areas of the domain, counted anew. */
 void count_sizes(struct rescue *r);
+/* The mapfile saved as r stands (r->map_name not NULL), the output not
+ * fsynced.  Returns 0, or -1 with errno. */
+int save_mapfile(const struct rescue *r);
 /* The output fsynced, then the mapfile saved (if there is one).  Returns
  * RESCUE_GO_ON, RESCUE_WRITE_FAILED or RESCUE_SAVE_FAILED. */
 enum rescue_stop save_now(struct rescue *r);
@@ -245,6 +248,8 @@ int extend_output(struct rescue *r);
 
 /* ---- show.c ------------------------------------------------------- */
 
+/* The domain's bytes: the sizes of all statuses added up. */
+uint64_t domain_size(const struct rescue *r);
 /* The status line, every second (and last, ended). */
 void show_status(struct rescue *r, bool last);
 /* The phase's line (r->phase), as a pass begins, and "Finished". */

@@ -78,7 +78,6 @@ static bool status_line(struct mapfile_parser *p, char *field[3], int n)
  * more than which line). */
 static const char *parse_line(struct mapfile_parser *p)
 {
-	static const char invalid[] = "invalid line", no_memory[] = "out of memory";
 	char *field[3], *status;
 	uint64_t pos, size;
 	int n;
@@ -88,10 +87,10 @@ static const char *parse_line(struct mapfile_parser *p)
 	if (!n)
 		return NULL;
 	if (p->too_long || n < 2 + p->have_status || number_field(field[0], INT64_MAX, &pos))
-		return invalid;
+		return "invalid line";
 	if (!p->have_status) {
 		p->cur_pos = pos;
-		return status_line(p, field, n) ? NULL : invalid;
+		return status_line(p, field, n) ? NULL : "invalid line";
 	}
 	status = field[2];
 	/* contiguous blocks; one of size 0 only at 0, as GNU has it; the
@@ -99,10 +98,10 @@ static const char *parse_line(struct mapfile_parser *p)
 	if (number_field(field[1], INT64_MAX - pos, &size) || (!size && pos) ||
 	    status[1] || !strchr("?*/-+", *status) ||
 	    (p->map.count && pos != map_end(&p->map)))
-		return invalid;
+		return "invalid line";
 	if (map_append(&p->map, pos - map_end(&p->map), ST_NONTRIED) ||
 	    map_append(&p->map, size, *status))
-		return no_memory;
+		return "memory exhausted";
 	return NULL;
 }
 
@@ -236,18 +235,17 @@ too_long:
 	return -1;
 }
 
-/* Rewrite path in place: its room first (so that a full disk fails
- * before a byte changes), then the text, the length, fsync. */
-static int save_in_place(const char *path, const struct map *map,
-			 const struct mapfile_status *st)
+/* The mapfile's text into fd, which is closed: in place, its room
+ * taken first (so that a full disk fails before a byte changes); then
+ * the text, the length, fsync.  Returns 0, or -1 with errno. */
+static int write_file(int fd, const struct map *map, const struct mapfile_status *st,
+		      bool in_place)
 {
 	off_t len;
-	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666), err;
+	int err;
 
-	if (fd < 0)
-		return -1;
 	write_text(-1, map, st, &len);
-	if ((fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
+	if ((in_place && fallocate(fd, 0, 0, len) && errno != EOPNOTSUPP) ||
 	    write_text(fd, map, st, &len) || ftruncate(fd, len) || fsync(fd)) {
 		err = errno;
 		close(fd);
@@ -261,7 +259,6 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 24];
 	struct stat old;
-	off_t len;
 	int fd;
 
 	if (resolve_links(name, path))
@@ -270,17 +267,14 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 	 * the umask leaves, or the old mapfile's */
 	bb_format(tmp, sizeof(tmp), "%s.ddrescue-%u", path, (unsigned)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return save_in_place(path, map, st);
-	if (stat(path, &old) == 0)
-		fchmod(fd, old.st_mode & 07777);
-	if (write_text(fd, map, st, &len) || fsync(fd)) {
-		close(fd);
-		goto in_place;
+	if (fd >= 0) {
+		if (stat(path, &old) == 0)
+			fchmod(fd, old.st_mode & 07777);
+		if (write_file(fd, map, st, false) == 0 && rename(tmp, path) == 0)
+			return 0;
+		unlink(tmp);
 	}
-	if (close(fd) == 0 && rename(tmp, path) == 0)
-		return 0;
-in_place:
-	unlink(tmp);
-	return save_in_place(path, map, st);
+	/* where no new file can be made or written: in place */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	return fd < 0 ? -1 : write_file(fd, map, st, true);
 }

@@ -27,6 +27,16 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
+/* The status, in the domain or not, of the byte before pos (ST_FINISHED
+ * at 0) or, if not before, of the byte at pos (ST_FINISHED past the
+ * end). */
+static int neighbour(const struct rescue *r, uint64_t pos, bool before)
+{
+	if (before && !pos)
+		return ST_FINISHED;
+	return map_status_at(&r->map, pos - before) & ~ST_OUTSIDE;
+}
+
 /*
  * The block of status st (within the domain) that holds or follows pos
  * (backwards: holds or comes before pos - 1), cut at pos, into
@@ -43,11 +53,7 @@ static bool piece_from(const struct rescue *r, uint64_t pos, int st, bool back,
 		if (found)
 			*found = true;
 		pos = back ? *a : *b;
-		/* the neighbour's own status, in the domain or not */
-		if (!next_to_finished ||
-		    ((back ? map_status_at(&r->map, *b)
-		      : *a ? map_status_at(&r->map, *a - 1) : ST_FINISHED) & ~ST_OUTSIDE)
-		    == ST_FINISHED) {
+		if (!next_to_finished || neighbour(r, back ? *b : *a, !back) == ST_FINISHED) {
 			if (back)
 				*b = min_u64(*b, from);
 			else if (*a < from)
@@ -260,8 +266,8 @@ static enum rescue_stop sector_phase(struct rescue *r, int st, bool back, uint64
 			stop = sectors(r, a, b, st == ST_BAD && back, false, &a);
 			continue;
 		}
-		bad_before = a && (map_status_at(&r->map, a - 1) & ~ST_OUTSIDE) == ST_BAD;
-		bad_after = (map_status_at(&r->map, b) & ~ST_OUTSIDE) == ST_BAD;
+		bad_before = neighbour(r, a, true) == ST_BAD;
+		bad_after = neighbour(r, b, false) == ST_BAD;
 		/* GNU 1.27 marks a block between two bad sectors non-scraped
 		 * without counting it so: unless other blocks are, scraping
 		 * then finds nothing to do, and the next run scrapes it */
@@ -307,19 +313,27 @@ static enum rescue_stop retry_phase(struct rescue *r)
  * begins, from the sizes it keeps. */
 static enum rescue_stop phases(struct rescue *r)
 {
+	/* trimming, then scraping: one pass each, unless its flag */
+	static const struct {
+		unsigned char status, size, skip_flag;
+		char what[27];
+	} one_pass[] = {
+		{ ST_NONTRIMMED, SIZE_NONTRIMMED, FLAG_NO_TRIM, "Trimming failed blocks... " },
+		{ ST_NONSCRAPED, SIZE_NONSCRAPED, FLAG_NO_SCRAPE, "Scraping failed blocks... " },
+	};
 	bool back = r->flags & FLAG_REVERSE;
 	enum rescue_stop stop = RESCUE_GO_ON;
+	size_t i;
 
 	if (r->size[SIZE_NONTRIED])
 		stop = copy_phase(r);
-	if (stop == RESCUE_GO_ON && r->size[SIZE_NONTRIMMED] && !(r->flags & FLAG_NO_TRIM)) {
-		begin_pass(r, ST_NONTRIMMED, 1, !back, "Trimming failed blocks... ", 0);
-		stop = sector_phase(r, ST_NONTRIMMED, back, back ? UINT64_MAX : 0, NULL);
-	}
-	if (stop == RESCUE_GO_ON && r->size[SIZE_NONSCRAPED] && !(r->flags & FLAG_NO_SCRAPE)) {
-		begin_pass(r, ST_NONSCRAPED, 1, !back, "Scraping failed blocks... ", 0);
-		stop = sector_phase(r, ST_NONSCRAPED, back, back ? UINT64_MAX : 0, NULL);
-	}
+	for (i = 0; i < ARRAY_SIZE(one_pass); i++)
+		if (stop == RESCUE_GO_ON && r->size[one_pass[i].size] &&
+		    !(r->flags & one_pass[i].skip_flag)) {
+			begin_pass(r, one_pass[i].status, 1, !back, one_pass[i].what, 0);
+			stop = sector_phase(r, one_pass[i].status, back,
+					    back ? UINT64_MAX : 0, NULL);
+		}
 	if (stop == RESCUE_GO_ON && r->retry_passes)
 		stop = retry_phase(r);
 	return stop;

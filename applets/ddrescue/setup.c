@@ -26,8 +26,12 @@ BB_NORETURN static void no_memory(void)
 	bb_error_msg_and_die("memory exhausted");
 }
 
+/* Two names of one file (of one device, for block devices); a name
+ * that is not there has no type (st_mode 0) and is no file. */
 static bool same_file(const struct stat *a, const struct stat *b)
 {
+	if (!a->st_mode || !b->st_mode)
+		return false;
 	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
 		return a->st_rdev == b->st_rdev;
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -40,35 +44,37 @@ static void check_names(const struct rescue *r)
 	static const char *const what[3] = { "input", "output", "mapfile" };
 	const char *name[3] = { r->in_name, r->out_name, r->map_name };
 	struct stat st[3];
-	bool have[3];
 	int i, j;
 
 	for (i = 0; i < 3; i++)
-		have[i] = name[i] && !stat(name[i], &st[i]);
-	for (i = 0; i < 3; i++)
+		if (!name[i] || stat(name[i], &st[i]))
+			st[i].st_mode = 0;
+	/* only the mapfile's name may be missing */
+	for (i = 0; i < 2; i++)
 		for (j = i + 1; j < 3; j++)
-			if (name[j] && (!strcmp(name[i], name[j]) ||
-					(have[i] && have[j] && same_file(&st[i], &st[j]))))
+			if (name[j] && (!strcmp(name[i], name[j]) || same_file(&st[i], &st[j])))
 				bb_error_msg_and_die("%s and %s are the same file", what[i], what[j]);
-	if (have[2] && !S_ISREG(st[2].st_mode))
+	if (st[2].st_mode && !S_ISREG(st[2].st_mode))
 		die_about("%s is not a regular file", r->map_name);
-	if (have[1] && !S_ISREG(st[1].st_mode) && (!(r->flags & FLAG_FORCE) || r->flags & FLAG_SPARSE))
+	if (st[1].st_mode && !S_ISREG(st[1].st_mode) &&
+	    (!(r->flags & FLAG_FORCE) || r->flags & FLAG_SPARSE))
 		die_about("%s is not a regular file (-f writes to a device, without -S)",
 			  r->out_name);
-	if (have[0] && have[2] && S_ISBLK(st[0].st_mode) && st[2].st_dev == st[0].st_rdev)
+	if (S_ISBLK(st[0].st_mode) && st[2].st_mode && st[2].st_dev == st[0].st_rdev)
 		bb_error_msg("warning: %s is on the input disk", quote_always(r->map_name));
 }
 
 /* A mapfile into *map (the status line into r when status; then a
- * mapfile that does not exist leaves *map empty and returns false). */
+ * mapfile that does not exist, or no name, leaves *map empty and
+ * returns false). */
 static bool read_map(struct rescue *r, const char *name, struct map *map, bool status)
 {
 	struct mapfile_parser p;
 	char chunk[4096];
 	ssize_t n = 0;
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	int fd = name ? open(name, O_RDONLY | O_CLOEXEC) : -1;
 
-	if (fd < 0 && (errno != ENOENT || !status))
+	if (fd < 0 && name && (errno != ENOENT || !status))
 		exit(bb_perror_name("cannot open %s", name));
 	if (mapfile_parse_begin(&p))
 		no_memory();
@@ -76,7 +82,7 @@ static bool read_map(struct rescue *r, const char *name, struct map *map, bool s
 		if (mapfile_parse_feed(&p, chunk, (size_t)n))
 			break;
 	if (n < 0)
-		exit(bb_perror_name("error reading mapfile %s", name));
+		exit(bb_perror_name("error reading %s", name));
 	if (p.error || mapfile_parse_end(&p, map)) {
 		xfunc_error_retval = 2;
 		bb_error_msg_and_die("%s:%u: %s: mapfile refused, left as it is",
@@ -139,9 +145,9 @@ static void create_files(struct rescue *r)
 	bool new_map = r->map_name && !r->map_existed;
 	int fd;
 
-	if (r->map_name && mapfile_save(r->map_name, &r->map, &(struct mapfile_status){
-			r->command_line, "Starting", r->cur_pos, r->cur_status, r->cur_pass }))
-		exit(bb_perror_name("cannot write mapfile %s", r->map_name));
+	/* r->phase is "Starting" */
+	if (r->map_name && save_mapfile(r))
+		exit(bb_perror_name("error saving mapfile %s", r->map_name));
 	fd = open(r->out_name, O_WRONLY | O_CREAT | O_CLOEXEC | (r->flags & FLAG_DIRECT_OUT ? O_DIRECT : 0),
 		  0666);
 	if (fd < 0) {
@@ -173,10 +179,8 @@ void setup(struct rescue *r, uint64_t size)
 	if (r->insize && r->ipos >= r->insize)
 		bb_error_msg_and_die("can't start reading at %llu: the input has %llu bytes",
 				     (unsigned long long)r->ipos, (unsigned long long)r->insize);
-	if (r->map_name && (r->map_existed = read_map(r, r->map_name, &r->map, true)))
+	if ((r->map_existed = read_map(r, r->map_name, &r->map, true)))
 		r->map_insize = map_end(&r->map);
-	else if (!r->map_name && map_init(&r->map))
-		no_memory();
 	fit_map(r);
 	make_domain(r, min_u64(r->insize, r->ipos + min_u64(size, INT64_MAX)));
 	/* -M: failed blocks to be trimmed again; -A: non-trimmed and
@@ -192,8 +196,7 @@ void setup(struct rescue *r, uint64_t size)
 	count_sizes(r);
 	if (r->new_bad_only && r->max_bad_areas != UINT64_MAX)
 		r->max_bad_areas += r->bad_areas;
-	if (!(r->size[SIZE_NONTRIED] | r->size[SIZE_NONTRIMMED] | r->size[SIZE_NONSCRAPED] |
-	      r->size[SIZE_BAD] | r->size[SIZE_FINISHED])) {
+	if (!domain_size(r)) {
 		if (!(r->flags & FLAG_QUIET))
 			bb_error_msg("nothing to do");
 		exit(0);

@@ -20,15 +20,22 @@ static const char *bytes(uint64_t n)
 	return human_readable(buf[next++ % 4], n, 1, 1, false);
 }
 
-/* The finished part of the domain in hundredths of a percent, cut (not
- * rounded), as GNU shows it. */
-static unsigned hundredths(const uint64_t *size)
+uint64_t domain_size(const struct rescue *r)
 {
-	uint64_t done = size[SIZE_FINISHED], all = 0;
+	uint64_t all = 0;
 	int i;
 
 	for (i = 0; i < 5; i++)
-		all += size[i];
+		all += r->size[i];
+	return all;
+}
+
+/* The finished part of the domain in hundredths of a percent, cut (not
+ * rounded), as GNU shows it. */
+static unsigned hundredths(const struct rescue *r)
+{
+	uint64_t done = r->size[SIZE_FINISHED], all = domain_size(r);
+
 	while (done > UINT64_MAX / 10000) {
 		done >>= 1;
 		all >>= 1;
@@ -40,16 +47,18 @@ void show_status(struct rescue *r, bool last)
 {
 	const uint64_t *sz = r->size;
 	/* what is left to read, at this run's average rate */
-	uint64_t left = sz[SIZE_NONTRIED] + sz[SIZE_NONTRIMMED] + sz[SIZE_NONSCRAPED] +
-			(r->retry_passes ? sz[SIZE_BAD] : 0);
-	unsigned pct = hundredths(sz);
-	char text[160], eta[24] = "?";
+	uint64_t left = domain_size(r) - sz[SIZE_FINISHED] - (r->retry_passes ? 0 : sz[SIZE_BAD]);
+	unsigned pct = hundredths(r);
+	char text[160], digits[24];
+	const char *eta = "?";
 	size_t n;
 
 	if (r->flags & FLAG_QUIET)
 		return;
-	if (r->average_rate)
-		bb_format(eta, sizeof(eta), "%llu", (unsigned long long)(left / r->average_rate));
+	if (r->average_rate) {
+		digits[sizeof(digits) - 1] = '\0';
+		eta = put_digits(digits + sizeof(digits) - 1, left / r->average_rate, 10);
+	}
 	n = bb_format(text, sizeof(text),
 		      "rescued %s %u.%02u%%, bad %s in %llu areas, %s/s, run %llus, "
 		      "good read %llus ago, %ss left",
