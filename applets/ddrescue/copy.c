@@ -15,7 +15,6 @@
 #include "libbb.h"
 #include "ddrescue.h"
 
-static const uint64_t NS = 1000000000u;
 /* GNU's schedule: every 30 seconds, up to 5 minutes for a large map
  * (a second more for each 38 blocks). */
 enum { SAVE_MIN_S = 30, SAVE_MAX_EXTRA_S = 270, BLOCKS_PER_SECOND = 38 };
@@ -141,7 +140,7 @@ enum rescue_stop save_now(struct rescue *r)
 	}
 	interval = SAVE_MIN_S + min_u64(interval, SAVE_MAX_EXTRA_S);
 	/* the next one counts from the end of this one, as GNU's */
-	r->next_save_ns = monotonic_ns() + interval * NS;
+	r->next_save_ns = monotonic_ns() + interval * SECOND_NS;
 	return RESCUE_GO_ON;
 }
 
@@ -178,21 +177,21 @@ void copy_start(struct rescue *r)
 {
 	r->start_ns = monotonic_ns();
 	r->rescued_at_start = r->rescued_last_second = r->size[SIZE_FINISHED];
-	r->next_save_ns = r->start_ns + SAVE_MIN_S * NS;
+	r->next_save_ns = r->start_ns + (uint64_t)SAVE_MIN_S * SECOND_NS;
 }
 
 void copy_finish(struct rescue *r)
 {
-	uint64_t second = (monotonic_ns() - r->start_ns) / NS;
+	uint64_t second = (monotonic_ns() - r->start_ns) / SECOND_NS;
 
-	/* the part of a second since the last tick counts as one */
+	/* the part of a second since the last rates counts as one */
 	rates(r, second > r->second ? second : r->second + 1, true);
 }
 
 /* After each read: the clock, the screen, the mapfile's schedule. */
-static enum rescue_stop tick(struct rescue *r)
+static enum rescue_stop after_read(struct rescue *r)
 {
-	uint64_t now = monotonic_ns(), second = (now - r->start_ns) / NS;
+	uint64_t now = monotonic_ns(), second = (now - r->start_ns) / SECOND_NS;
 
 	r->slow_read = false;
 	if (second > r->second) {
@@ -243,7 +242,7 @@ enum rescue_stop copy_chunk(struct rescue *r, uint64_t a, uint64_t b, int fail_s
 		return stop;
 	if (r->bad_areas > r->max_bad_areas && r->limit == RESCUE_GO_ON)
 		r->limit = RESCUE_TOO_MANY_BAD;
-	return tick(r);
+	return after_read(r);
 }
 
 bool reopen_input(struct rescue *r)

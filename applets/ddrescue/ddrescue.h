@@ -180,7 +180,7 @@ struct rescue {
 	uint64_t size[5];         /* bytes of each status in the domain */
 	uint64_t bad_areas;
 	uint64_t insize;          /* the input's size */
-	uint64_t second;          /* of this run, the last one ticked */
+	uint64_t second;          /* of this run, the last one rated */
 	const char *in_name, *out_name, *map_name;  /* map_name may be NULL */
 	uint64_t skip_min, skip_max;  /* the copying passes' skips (-K) */
 	unsigned char *buf;       /* a cluster and a sector, page aligned */
