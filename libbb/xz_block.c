@@ -89,12 +89,6 @@ static uint32_t get_le32(const unsigned char *p)
 		| (uint32_t)p[3] << 24;
 }
 
-void xz_index_sum_init(struct xz_index_sum *s)
-{
-	s->count = s->unpadded = s->uncompressed = 0;
-	sha256_init(&s->hash);
-}
-
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed)
 {
 	unsigned char pair[16];
@@ -103,7 +97,7 @@ void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncomp
 		pair[i] = (unsigned char)(unpadded >> (8 * i));
 		pair[8 + i] = (unsigned char)(uncompressed >> (8 * i));
 	}
-	sha_update(&s->hash, pair, sizeof(pair));
+	s->hash = crc32_update(s->hash, pair, sizeof(pair));
 	s->count++;
 	s->unpadded += unpadded;
 	s->uncompressed += uncompressed;
