@@ -207,7 +207,7 @@ struct xz_dec {
 	bool warned;                    /* a warning was printed */
 	struct lazy_buffer fbuf;        /* a filtered block's output */
 	const char *absent;             /* message: a filter this build lacks */
-	const char *absent_feature;     /* its switch ("": zerobox has none) */
+	bool absent_switched_off;       /* its switch is off (else zerobox has none) */
 	uint64_t mem_needed;            /* message: what -M or ENOMEM stopped */
 };
 

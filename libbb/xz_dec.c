@@ -253,14 +253,19 @@ static void report(struct xz_dec *x, enum xz_status st)
 	};
 	struct unpack_io *io = x->io;
 	uint64_t need = mib_rounded_up(x->mem_needed), limit = io->mem_limit;
-	char what[96];
+	char upper[sizeof("armthumb")], what[80];
 
 	if ((st == XZ_TRUNCATED && unpack_read_failed(io)) || st == XZ_WRITE_FAILED)
 		return;
 	if (st == XZ_UNSUPPORTED && x->absent) {
-		bb_format(what, sizeof(what), *x->absent_feature
-			  ? "Unsupported filter: %s (%s is off in this build)"
-			  : "Unsupported filter: %s%s", x->absent, x->absent_feature);
+		/* The switch's name is the filter's, in upper case. */
+		for (size_t i = 0; i < sizeof(upper); i++)
+			upper[i] = (char)(x->absent[i] >= 'a' ? x->absent[i] - 'a' + 'A' : x->absent[i]);
+		if (x->absent_switched_off)
+			bb_format(what, sizeof(what), "Unsupported filter: %s "
+				  "(FEATURE_XZ_%s is off in this build)", x->absent, upper);
+		else
+			bb_format(what, sizeof(what), "Unsupported filter: %s", x->absent);
 		unpack_error(io, what);
 		return;
 	}
