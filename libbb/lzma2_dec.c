@@ -194,41 +194,14 @@ static enum xz_status take_chunk(struct lzma2_dec *d, struct unpack_io *io, size
 	return XZ_OK;
 }
 
-/* The header of an LZMA chunk after its control byte: sizes, properties. */
-static enum xz_status lzma_chunk_header(struct lzma2_dec *d, struct unpack_io *io,
-					unsigned control)
-{
-	unsigned reset = control >> 5 & 3, b[5], n = reset >= RESET_PROPS ? 5 : 4;
-	enum xz_status st;
-
-	if (reset >= RESET_PROPS)
-		d->need_props = false;
-	else if (d->need_props)
-		return XZ_CORRUPT;
-	for (unsigned i = 0; i < n; i++) {
-		int c = take_byte(d, io);
-
-		if (c < 0)
-			return take_fail(c);
-		b[i] = (unsigned)c;
-	}
-	if (reset >= RESET_PROPS && !lzma_set_props(d->lzma, b[4]))
-		return XZ_CORRUPT;
-	d->chunk_left = ((control & 0x1F) << 16 | b[0] << 8 | b[1]) + 1;
-	st = take_chunk(d, io, (b[2] << 8 | b[3]) + 1);
-	if (st != XZ_OK)
-		return st;
-	if (reset >= RESET_STATE)
-		lzma_reset_state(d->lzma);
-	d->chunk_started = false;
-	d->at = L2_LZMA;
-	return XZ_OK;
-}
-
-/* A control byte and the rest of its chunk's header. */
+/* A control byte and the rest of its chunk's header: the sizes (a
+ * stored chunk has only its own), and the properties when it resets
+ * them. */
 static enum xz_status read_chunk_header(struct lzma2_dec *d, struct unpack_io *io)
 {
-	int c = take_byte(d, io), hi, lo;
+	int c = take_byte(d, io);
+	unsigned reset = (unsigned)c >> 5 & 3, b[5], n = 2;
+	enum xz_status st;
 
 	if (c < 0)
 		return take_fail(c);
@@ -247,14 +220,35 @@ static enum xz_status read_chunk_header(struct lzma2_dec *d, struct unpack_io *i
 	} else if (d->need_dict_reset || (c > CONTROL_STORED && c < CONTROL_LZMA)) {
 		return XZ_CORRUPT;
 	}
-	if (c >= CONTROL_LZMA)
-		return lzma_chunk_header(d, io, (unsigned)c);
-	if ((hi = take_byte(d, io)) < 0)
-		return take_fail(hi);
-	if ((lo = take_byte(d, io)) < 0)
-		return take_fail(lo);
-	d->chunk_left = (unsigned)(hi << 8 | lo) + 1;
-	d->at = L2_COPY;
+	if (c >= CONTROL_LZMA) {
+		n = reset >= RESET_PROPS ? 5 : 4;
+		if (reset >= RESET_PROPS)
+			d->need_props = false;
+		else if (d->need_props)
+			return XZ_CORRUPT;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int byte = take_byte(d, io);
+
+		if (byte < 0)
+			return take_fail(byte);
+		b[i] = (unsigned)byte;
+	}
+	if (c < CONTROL_LZMA) {
+		d->chunk_left = (b[0] << 8 | b[1]) + 1;
+		d->at = L2_COPY;
+		return XZ_OK;
+	}
+	if (n == 5 && !lzma_set_props(d->lzma, b[4]))
+		return XZ_CORRUPT;
+	d->chunk_left = (((unsigned)c & 0x1F) << 16 | b[0] << 8 | b[1]) + 1;
+	st = take_chunk(d, io, (b[2] << 8 | b[3]) + 1);
+	if (st != XZ_OK)
+		return st;
+	if (reset >= RESET_STATE)
+		lzma_reset_state(d->lzma);
+	d->chunk_started = false;
+	d->at = L2_LZMA;
 	return XZ_OK;
 }
 

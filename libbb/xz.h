@@ -187,12 +187,13 @@ size_t delta_filter(struct xz_filter *f, unsigned char *buf, size_t len);
 /* ---- the container (xz_dec.c) and its blocks (xz_block.c) --------- */
 
 /* What the blocks of a stream add up to, and what its index lists: the
- * two must agree (the records' order too, through the hash). */
+ * two must agree (the records' order too, through the CRC-32, which is
+ * here for that; the blocks' checks guard the data).  All zero to begin. */
 struct xz_index_sum {
 	uint64_t count, unpadded, uncompressed;
-	struct sha_ctx hash;    /* of every (unpadded, uncompressed) pair */
+	uint32_t hash;          /* CRC-32 of every (unpadded, uncompressed) pair */
 };
-void xz_index_sum_init(struct xz_index_sum *s);
+/* Count one more block (or record) into s. */
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed);
 /* The largest Unpadded Size (a multiple of 4 below 2^63). */
 #define XZ_UNPADDED_MAX (UINT64_C(0x7FFFFFFFFFFFFFFC))
@@ -206,7 +207,7 @@ struct xz_dec {
 	bool warned;                    /* a warning was printed */
 	struct lazy_buffer fbuf;        /* a filtered block's output */
 	const char *absent;             /* message: a filter this build lacks */
-	const char *absent_feature;     /* its switch ("": zerobox has none) */
+	bool absent_switched_off;       /* its switch is off (else zerobox has none) */
 	uint64_t mem_needed;            /* message: what -M or ENOMEM stopped */
 };
 

@@ -44,22 +44,22 @@ struct block {
 	size_t held_len;
 };
 
-/* The filters xz knows: the name a message gives, the switch that
- * builds ours (NULL: built in; "": zerobox has none), and the alignment
- * of a branch filter's start offset. */
+/* The filters xz knows: the name its messages give, whether this build
+ * has it (1), has its switch FEATURE_XZ_<NAME> off (0), or zerobox has
+ * none (-1), and the alignment of a branch filter's start offset. */
 static const struct {
 	unsigned char id, align;
-	const char *name, *feature;
+	signed char built;
+	char name[9];
 } known_filters[] = {
-	{ XZ_FILTER_DELTA, 1, "delta", ENABLE_FEATURE_XZ_DELTA ? NULL : "FEATURE_XZ_DELTA" },
-	{ XZ_FILTER_X86, 1, "x86", ENABLE_FEATURE_XZ_X86 ? NULL : "FEATURE_XZ_X86" },
-	{ XZ_FILTER_POWERPC, 4, "powerpc", "" },
-	{ XZ_FILTER_IA64, 16, "ia64", "" },
-	{ XZ_FILTER_ARM, 4, "arm", ENABLE_FEATURE_XZ_ARM ? NULL : "FEATURE_XZ_ARM" },
-	{ XZ_FILTER_ARMTHUMB, 2, "armthumb",
-	  ENABLE_FEATURE_XZ_ARMTHUMB ? NULL : "FEATURE_XZ_ARMTHUMB" },
-	{ XZ_FILTER_SPARC, 4, "sparc", "" },
-	{ XZ_FILTER_ARM64, 4, "arm64", ENABLE_FEATURE_XZ_ARM64 ? NULL : "FEATURE_XZ_ARM64" },
+	{ XZ_FILTER_DELTA, 1, ENABLE_FEATURE_XZ_DELTA, "delta" },
+	{ XZ_FILTER_X86, 1, ENABLE_FEATURE_XZ_X86, "x86" },
+	{ XZ_FILTER_POWERPC, 4, -1, "powerpc" },
+	{ XZ_FILTER_IA64, 16, -1, "ia64" },
+	{ XZ_FILTER_ARM, 4, ENABLE_FEATURE_XZ_ARM, "arm" },
+	{ XZ_FILTER_ARMTHUMB, 2, ENABLE_FEATURE_XZ_ARMTHUMB, "armthumb" },
+	{ XZ_FILTER_SPARC, 4, -1, "sparc" },
+	{ XZ_FILTER_ARM64, 4, ENABLE_FEATURE_XZ_ARM64, "arm64" },
 };
 
 /* The bytes of each check ID's field. */
@@ -89,12 +89,6 @@ static uint32_t get_le32(const unsigned char *p)
 		| (uint32_t)p[3] << 24;
 }
 
-void xz_index_sum_init(struct xz_index_sum *s)
-{
-	s->count = s->unpadded = s->uncompressed = 0;
-	sha256_init(&s->hash);
-}
-
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed)
 {
 	unsigned char pair[16];
@@ -103,7 +97,7 @@ void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncomp
 		pair[i] = (unsigned char)(unpadded >> (8 * i));
 		pair[8 + i] = (unsigned char)(uncompressed >> (8 * i));
 	}
-	sha_update(&s->hash, pair, sizeof(pair));
+	s->hash = crc32_update(s->hash, pair, sizeof(pair));
 	s->count++;
 	s->unpadded += unpadded;
 	s->uncompressed += uncompressed;
@@ -125,9 +119,9 @@ static enum xz_status set_stage(struct xz_dec *x, struct xz_filter *f, uint64_t 
 		return XZ_UNSUPPORTED;
 	if (size == 4 && get_le32(props) % known_filters[i].align)
 		return XZ_UNSUPPORTED;
-	if (known_filters[i].feature) {
+	if (known_filters[i].built != 1) {
 		x->absent = known_filters[i].name;
-		x->absent_feature = known_filters[i].feature;
+		x->absent_switched_off = known_filters[i].built == 0;
 		return XZ_UNSUPPORTED;
 	}
 	memset(f, 0, sizeof(*f));

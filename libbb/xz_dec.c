@@ -20,14 +20,10 @@ static uint32_t get_le32(const unsigned char *p)
 }
 
 /* Do the blocks seen and the records listed agree? */
-static bool index_sums_equal(struct xz_index_sum *a, struct xz_index_sum *b)
+static bool index_sums_equal(const struct xz_index_sum *a, const struct xz_index_sum *b)
 {
-	unsigned char ha[SHA256_DIGEST_SIZE], hb[SHA256_DIGEST_SIZE];
-
-	sha_final(&a->hash, ha);
-	sha_final(&b->hash, hb);
 	return a->count == b->count && a->unpadded == b->unpadded
-		&& a->uncompressed == b->uncompressed && memcmp(ha, hb, sizeof(ha)) == 0;
+		&& a->uncompressed == b->uncompressed && a->hash == b->hash;
 }
 
 /* Would xz take these 13 bytes for a .lzma (LZMA_Alone) header?  Its
@@ -61,7 +57,7 @@ static enum xz_status stream_header(struct xz_dec *x, const unsigned char *h)
 			    "not verifying file integrity");
 		x->warned = true;
 	}
-	xz_index_sum_init(&x->blocks);
+	memset(&x->blocks, 0, sizeof(x->blocks));
 	return XZ_OK;
 }
 
@@ -107,13 +103,12 @@ static enum xz_status index_vli(struct xz_dec *x, struct index_reader *r, uint64
 static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 {
 	struct index_reader r = { crc32_update(0, "", 1), 1 };
-	struct xz_index_sum listed;
+	struct xz_index_sum listed = { 0 };
 	uint64_t count, unpadded, uncompressed;
 	enum xz_status st = index_vli(x, &r, &count);
 
 	if (st == XZ_OK && count != x->blocks.count)
 		st = XZ_CORRUPT;
-	xz_index_sum_init(&listed);
 	for (uint64_t i = 0; st == XZ_OK && i < count; i++) {
 		st = index_vli(x, &r, &unpadded);
 		if (st == XZ_OK && (unpadded < UNPADDED_MIN || unpadded > XZ_UNPADDED_MAX))
@@ -258,14 +253,19 @@ static void report(struct xz_dec *x, enum xz_status st)
 	};
 	struct unpack_io *io = x->io;
 	uint64_t need = mib_rounded_up(x->mem_needed), limit = io->mem_limit;
-	char what[96];
+	char upper[sizeof("armthumb")], what[80];
 
 	if ((st == XZ_TRUNCATED && unpack_read_failed(io)) || st == XZ_WRITE_FAILED)
 		return;
 	if (st == XZ_UNSUPPORTED && x->absent) {
-		bb_format(what, sizeof(what), *x->absent_feature
-			  ? "Unsupported filter: %s (%s is off in this build)"
-			  : "Unsupported filter: %s%s", x->absent, x->absent_feature);
+		/* The switch's name is the filter's, in upper case. */
+		for (size_t i = 0; i < sizeof(upper); i++)
+			upper[i] = (char)(x->absent[i] >= 'a' ? x->absent[i] - 'a' + 'A' : x->absent[i]);
+		if (x->absent_switched_off)
+			bb_format(what, sizeof(what), "Unsupported filter: %s "
+				  "(FEATURE_XZ_%s is off in this build)", x->absent, upper);
+		else
+			bb_format(what, sizeof(what), "Unsupported filter: %s", x->absent);
 		unpack_error(io, what);
 		return;
 	}

@@ -196,6 +196,16 @@ def indexes():
     wrong = stream(h, records=[(up, 14)])
     write('craft-index-size-cut-padding', wrong[:at - 1])
     write('craft-index-size-cut-crc', wrong[:at + 1])
+    # Two blocks whose records come in the index in the wrong order (the
+    # counts and sums agree), and in the right one.
+    blocks, records = b'', []
+    for part in (DATA[:5], DATA[5:]):
+        chunks = stored(part) + b'\x00'
+        blocks += h + chunks + b'\0' * ((4 - len(chunks) % 4) % 4) + check_field(1, part)
+        records.append((len(h) + len(chunks) + 4, len(part)))
+    for name, recs in (('right', records), ('swapped', records[::-1])):
+        ix = index(recs)
+        write('craft-index-order-' + name, stream_header() + blocks + ix + footer(ix, b'\x00\x01'))
 
 
 def footers():
