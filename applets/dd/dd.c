@@ -142,7 +142,6 @@ int dd_main(int argc, char **argv)
 	struct dd_options opt;
 	struct dd_run run;
 	enum dd_stop stop = STOP_DONE;
-	uint64_t opening_output;
 
 	(void)argc;
 	take_options(argv + 1);
@@ -160,10 +159,10 @@ int dd_main(int argc, char **argv)
 	tally_passed(&run, run.in.offset, 0);
 	report_start();
 	skip_input(&run);
-	opening_output = monotonic_ns();
-	open_output(&run);
 	/* GNU's clock starts once the output is open, before it seeks. */
-	report_leave_out(opening_output);
+	report_pause();
+	open_output(&run);
+	report_resume();
 	jobs_output_opened(&run);
 	tally_passed(&run, 0, run.out.offset);
 	seek_output(&run);

@@ -264,7 +264,6 @@ int take_held_writeback_error(void);
 
 /* report.c */
 void report_start(void);
-void report_leave_out(uint64_t since);
 void report_pause(void);
 void report_resume(void);
 void print_summary(struct dd_run *run);

@@ -74,19 +74,9 @@ void report_start(void)
 	line_pacer_start(&report.progress.pacer, report.start_ns, SECOND_NS);
 }
 
-/* The time from `since` to now is not the copy's (opening the output,
- * conv=verify's read-back): the statistics leave it out. */
-void report_leave_out(uint64_t since)
-{
-	uint64_t gap = monotonic_ns() - since;
-
-	report.start_ns += gap;
-	report.progress.pacer.next_ns += gap;
-	report.progress.pacer.last_turn_ns += gap;
-}
-
 /* The copy's clock stops now, until report_resume: the time between
- * (conv=verify's read-back) is in no summary, SIGUSR1's included. */
+ * (opening the output, conv=verify's read-back) is in no summary,
+ * SIGUSR1's included, and moves the progress line's schedule along. */
 void report_pause(void)
 {
 	report.paused_ns = monotonic_ns();
@@ -94,7 +84,11 @@ void report_pause(void)
 
 void report_resume(void)
 {
-	report_leave_out(report.paused_ns);
+	uint64_t gap = monotonic_ns() - report.paused_ns;
+
+	report.start_ns += gap;
+	report.progress.pacer.next_ns += gap;
+	report.progress.pacer.last_turn_ns += gap;
 	report.paused_ns = 0;
 }
 
