@@ -185,11 +185,26 @@ static unsigned char *big_dict_file(size_t *len)
 	return data;
 }
 
+/* Decode data in pieces of piece bytes under mem_limit: the result, the
+ * messages and the output's length must be those given. */
+static void check_decode(const unsigned char *data, size_t len, size_t piece,
+			 uint64_t mem_limit, enum unpack_result result,
+			 const char *msgs, size_t out_len)
+{
+	struct outcome o = decode(data, len, piece, mem_limit);
+
+	if (o.result != result)
+		unit_fail("piece %zu, limit %" PRIu64 ": result %d, want %d",
+			  piece, mem_limit, (int)o.result, (int)result);
+	CHECK_STR(o.msgs, msgs);
+	CHECK_U64(o.out_len, out_len);
+	free(o.out);
+}
+
 static void test_big_dictionary(void)
 {
 	size_t len;
 	unsigned char *data = big_dict_file(&len);
-	struct outcome o;
 
 	unit_begin("xz: a 1.5 GiB dictionary over 457 bytes decodes, also under -M 1MiB");
 	if (!data) {
@@ -198,23 +213,13 @@ static void test_big_dictionary(void)
 		return;
 	}
 	CHECK(data[16] == 37);
-	o = decode(data, len, len, UINT64_MAX);
-	CHECK(o.result == UNPACK_OK);
-	CHECK_U64(o.out_len, 457);
-	free(o.out);
-	o = decode(data, len, 1, 1 << 20);
-	CHECK(o.result == UNPACK_OK);
-	CHECK_STR(o.msgs, "");
-	CHECK_U64(o.out_len, 457);
-	free(o.out);
+	check_decode(data, len, len, UINT64_MAX, UNPACK_OK, "", 457);
+	check_decode(data, len, 1, 1 << 20, UNPACK_OK, "", 457);
 	unit_end();
 
 	unit_begin("xz: -M below the decoder's own state is refused");
-	o = decode(data, len, len, 40 << 10);
-	CHECK(o.result == UNPACK_ERROR);
-	CHECK_STR(o.msgs, "f.xz: Memory usage limit reached\n");
-	CHECK_U64(o.out_len, 0);
-	free(o.out);
+	check_decode(data, len, len, 40 << 10, UNPACK_ERROR,
+		     "f.xz: Memory usage limit reached\n", 0);
 	unit_end();
 	free(data);
 }
