@@ -47,6 +47,7 @@ import os
 import stat
 import sys
 import time
+from itertools import chain
 
 from fusepy import FUSE, FuseOSError, Operations
 
@@ -121,11 +122,18 @@ class FaultDisk(Operations):
 
 	def first_failing(self, offset, end):
 		"""The first byte in [offset, end) that fails to read now, or None."""
-		first = None
+		return min(chain(self.bad_starts(offset, end),
+				 self.scattered_starts(offset, end),
+				 self.weak_starts(offset, end)), default=None)
+
+	# Each kind of rule: the first failing byte in [offset, end) of each
+	# of its ranges that has one.
+	def bad_starts(self, offset, end):
 		for start, stop in self.bad:
 			if start < end and stop > offset:
-				at = max(start, offset)
-				first = at if first is None else min(first, at)
+				yield max(start, offset)
+
+	def scattered_starts(self, offset, end):
 		for start, stop, stride in self.scatter:
 			if start >= end or stop <= offset:
 				continue
@@ -136,8 +144,9 @@ class FaultDisk(Operations):
 				k += 1
 			bad = start + k * stride
 			if bad < min(stop, end):
-				at = max(bad, offset)
-				first = at if first is None else min(first, at)
+				yield max(bad, offset)
+
+	def weak_starts(self, offset, end):
 		for start, stop, need in self.weak:
 			if start >= end or stop <= offset:
 				continue
@@ -145,11 +154,9 @@ class FaultDisk(Operations):
 			at -= (at - start) % self.sector
 			while at < min(stop, end):
 				if self.failures.get(at, 0) < need:
-					at = max(at, offset)
-					first = at if first is None else min(first, at)
+					yield max(at, offset)
 					break
 				at += self.sector
-		return first
 
 	def wait_at_gates(self, offset, end):
 		for start, stop, path in self.gates:
