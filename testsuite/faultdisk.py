@@ -57,6 +57,11 @@ def parse_range(text):
 	return int(start, 0), int(end, 0)
 
 
+def overlapping(rules, offset, end):
+	"""The rules (start, stop, ...) whose [start, stop) meets [offset, end)."""
+	return (r for r in rules if r[0] < end and r[1] > offset)
+
+
 class FaultDisk(Operations):
 	def __init__(self, image, rules):
 		self.fd = os.open(image, os.O_RDWR)
@@ -129,14 +134,11 @@ class FaultDisk(Operations):
 	# Each kind of rule: the first failing byte in [offset, end) of each
 	# of its ranges that has one.
 	def bad_starts(self, offset, end):
-		for start, stop in self.bad:
-			if start < end and stop > offset:
-				yield max(start, offset)
+		for start, stop in overlapping(self.bad, offset, end):
+			yield max(start, offset)
 
 	def scattered_starts(self, offset, end):
-		for start, stop, stride in self.scatter:
-			if start >= end or stop <= offset:
-				continue
+		for start, stop, stride in overlapping(self.scatter, offset, end):
 			at = max(start, offset)
 			# the bad sector holding at, or the next one
 			k = (at - start) // stride
@@ -147,9 +149,7 @@ class FaultDisk(Operations):
 				yield max(bad, offset)
 
 	def weak_starts(self, offset, end):
-		for start, stop, need in self.weak:
-			if start >= end or stop <= offset:
-				continue
+		for start, stop, need in overlapping(self.weak, offset, end):
 			at = max(start, offset)
 			at -= (at - start) % self.sector
 			while at < min(stop, end):
@@ -159,8 +159,8 @@ class FaultDisk(Operations):
 				at += self.sector
 
 	def wait_at_gates(self, offset, end):
-		for start, stop, path in self.gates:
-			if start < end and stop > offset and not os.path.exists(path):
+		for start, stop, path in overlapping(self.gates, offset, end):
+			if not os.path.exists(path):
 				open(path + '.waiting', 'w').close()
 				while not os.path.exists(path):
 					time.sleep(0.01)
@@ -194,9 +194,8 @@ class FaultDisk(Operations):
 		if fh and self.lsector and (offset % self.lsector or size % self.lsector):
 			self.note('R %d %d -%d' % (offset, want, errno.EINVAL))
 			raise FuseOSError(errno.EINVAL)
-		for start, stop, seconds in self.slow:
-			if start < end and stop > offset:
-				time.sleep(seconds)
+		for start, stop, seconds in overlapping(self.slow, offset, end):
+			time.sleep(seconds)
 		self.wait_at_gates(offset, end)
 		failing = self.first_failing(offset, end)
 		if failing == offset:
@@ -213,10 +212,9 @@ class FaultDisk(Operations):
 		return data
 
 	def write(self, path, data, offset, fh):
-		for start, stop in self.failwrite:
-			if start < offset + len(data) and stop > offset:
-				self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
-				raise FuseOSError(errno.EIO)
+		if any(overlapping(self.failwrite, offset, offset + len(data))):
+			self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
+			raise FuseOSError(errno.EIO)
 		self.note('W %d %d' % (offset, len(data)))
 		data = bytearray(data)
 		for start, stop in self.corrupt:
