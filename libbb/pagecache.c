@@ -25,17 +25,31 @@ static void drop_range(int fd, uint64_t start, uint64_t len)
 	(void)posix_fadvise(fd, (off_t)start, (off_t)len, POSIX_FADV_DONTNEED);
 }
 
-/* Write back [start, start + len) (len 0: to the end of the file) and
- * wait for it: only clean pages can be dropped.  Returns 0, or -1 with
- * the write-back error; a file that can't do it (ESPIPE, EINVAL,
- * ENOSYS) has no write-back to fail. */
-static int write_back(int fd, uint64_t start, uint64_t len)
+/* Write back [start, start + len) (len 0: to the end of the file) when
+ * writing, wait for it (only clean pages can be dropped), then drop it.
+ * Returns 0, or the write-back's error number; a file that can't do it
+ * (ESPIPE, EINVAL, ENOSYS) has no write-back to fail. */
+static int settle_range(const struct cache_dropper *cd, uint64_t start,
+			uint64_t len)
 {
-	if (sync_file_range(fd, (off_t)start, (off_t)len,
-			    SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
-			    | SYNC_FILE_RANGE_WAIT_AFTER) == 0
-	    || errno == ESPIPE || errno == EINVAL || errno == ENOSYS)
+	int err = 0;
+
+	if (cd->writing
+	    && sync_file_range(cd->fd, (off_t)start, (off_t)len,
+			       SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
+			       | SYNC_FILE_RANGE_WAIT_AFTER) != 0
+	    && errno != ESPIPE && errno != EINVAL && errno != ENOSYS)
+		err = errno;
+	drop_range(cd->fd, start, len);
+	return err;
+}
+
+/* 0 for no error number, else -1 with errno set to it. */
+static int errno_result(int err)
+{
+	if (!err)
 		return 0;
+	errno = err;
 	return -1;
 }
 
@@ -69,33 +83,23 @@ int cache_dropper_advance(struct cache_dropper *cd, uint64_t offset)
 		/* ...then wait for the one before it, now clean, and drop it,
 		 * unless it began before the copy did. */
 		if (window >= cd->start + cd->window) {
-			window -= cd->window;
-			if (write_back(cd->fd, window, cd->window) != 0)
-				failed = errno;
-			drop_range(cd->fd, window, cd->window);
+			int err = settle_range(cd, window - cd->window, cd->window);
+
+			if (err)
+				failed = err;
 		}
 	}
-	if (!failed)
-		return 0;
-	errno = failed;
-	return -1;
+	return errno_result(failed);
 }
 
 int cache_dropper_finish(struct cache_dropper *cd, uint64_t end, bool to_eof)
 {
 	uint64_t len = 0;
-	int failed = 0;
 
 	if (!to_eof) {
 		if (end <= cd->start)
 			return 0;
 		len = end - cd->start;
 	}
-	if (cd->writing && write_back(cd->fd, cd->start, len) != 0)
-		failed = errno;
-	drop_range(cd->fd, cd->start, len);
-	if (!failed)
-		return 0;
-	errno = failed;
-	return -1;
+	return errno_result(settle_range(cd, cd->start, len));
 }

@@ -241,26 +241,36 @@ static pid_t spawn_command(char **cmd, int in_fd, int out_fd, int trace,
 	_exit(127);
 }
 
+/* A pipe of BENCH_PIPE_SZ bytes when that is set; dies on failure. */
+static void sized_pipe(int p[2])
+{
+	const char *size = getenv("BENCH_PIPE_SZ");
+
+	if (pipe(p))
+		die("pipe");
+	if (size && *size)
+		fcntl(p[1], F_SETPIPE_SZ, atoi(size));
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	const char *prod = NULL;
 	size_t chunk = BUFSZ;
 	int cons = 0, reader = 0, trace = 0, high_fds = 0, c;
 	while ((c = getopt(argc, argv, "+p:b:crfR")) != -1) {
-		if (c == 'p')
-			prod = optarg;
-		else if (c == 'b' && atol(optarg) > 0)
+		switch (c) {
+		case 'p': prod = optarg; break;
+		case 'b':
+			if (atol(optarg) <= 0)
+				return 125;
 			chunk = atol(optarg);
-		else if (c == 'c')
-			cons = 1;
-		else if (c == 'r')
-			reader = 1;
-		else if (c == 'f')
-			high_fds = 1;
-		else if (c == 'R')
-			trace = 1;
-		else
-			return 125;
+			break;
+		case 'c': cons = 1; break;
+		case 'r': reader = 1; break;
+		case 'f': high_fds = 1; break;
+		case 'R': trace = 1; break;
+		default: return 125;
+		}
 	}
 	if (optind >= argc)
 		return 125;
@@ -268,24 +278,17 @@ static int cmd_run(int argc, char **argv)
 
 	pid_t ppid = 0, cpid = 0, pid;
 	int in[2] = { -1, -1 }, out[2] = { -1, -1 };
-	const char *pipe_sz = getenv("BENCH_PIPE_SZ");
 	double t0 = now();
 	if (prod) {
 		int fd = xopen(prod, O_RDONLY);
-		if (pipe(in))
-			die("pipe");
-		if (pipe_sz && *pipe_sz)
-			fcntl(in[1], F_SETPIPE_SZ, atoi(pipe_sz));
+		sized_pipe(in);
 		ppid = spawn_child(PRODUCER, fd, in[1], in[0], -1, chunk);
 		close(fd);
 		close(in[1]);
 	}
 	if (cons) {
 		int nul = xopen("/dev/null", O_WRONLY);
-		if (pipe(out))
-			die("pipe");
-		if (pipe_sz && *pipe_sz)
-			fcntl(out[1], F_SETPIPE_SZ, atoi(pipe_sz));
+		sized_pipe(out);
 		cpid = spawn_child(reader ? READER : CONSUMER, out[0], nul,
 				   out[1], in[0], 0);
 		close(nul);

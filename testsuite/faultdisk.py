@@ -47,6 +47,7 @@ import os
 import stat
 import sys
 import time
+from itertools import chain
 
 from fusepy import FUSE, FuseOSError, Operations
 
@@ -54,6 +55,11 @@ from fusepy import FUSE, FuseOSError, Operations
 def parse_range(text):
 	start, end = text.split('-', 1)
 	return int(start, 0), int(end, 0)
+
+
+def overlapping(rules, offset, end):
+	"""The rules (start, stop, ...) whose [start, stop) meets [offset, end)."""
+	return (r for r in rules if r[0] < end and r[1] > offset)
 
 
 class FaultDisk(Operations):
@@ -121,14 +127,18 @@ class FaultDisk(Operations):
 
 	def first_failing(self, offset, end):
 		"""The first byte in [offset, end) that fails to read now, or None."""
-		first = None
-		for start, stop in self.bad:
-			if start < end and stop > offset:
-				at = max(start, offset)
-				first = at if first is None else min(first, at)
-		for start, stop, stride in self.scatter:
-			if start >= end or stop <= offset:
-				continue
+		return min(chain(self.bad_starts(offset, end),
+				 self.scattered_starts(offset, end),
+				 self.weak_starts(offset, end)), default=None)
+
+	# Each kind of rule: the first failing byte in [offset, end) of each
+	# of its ranges that has one.
+	def bad_starts(self, offset, end):
+		for start, stop in overlapping(self.bad, offset, end):
+			yield max(start, offset)
+
+	def scattered_starts(self, offset, end):
+		for start, stop, stride in overlapping(self.scatter, offset, end):
 			at = max(start, offset)
 			# the bad sector holding at, or the next one
 			k = (at - start) // stride
@@ -136,24 +146,21 @@ class FaultDisk(Operations):
 				k += 1
 			bad = start + k * stride
 			if bad < min(stop, end):
-				at = max(bad, offset)
-				first = at if first is None else min(first, at)
-		for start, stop, need in self.weak:
-			if start >= end or stop <= offset:
-				continue
+				yield max(bad, offset)
+
+	def weak_starts(self, offset, end):
+		for start, stop, need in overlapping(self.weak, offset, end):
 			at = max(start, offset)
 			at -= (at - start) % self.sector
 			while at < min(stop, end):
 				if self.failures.get(at, 0) < need:
-					at = max(at, offset)
-					first = at if first is None else min(first, at)
+					yield max(at, offset)
 					break
 				at += self.sector
-		return first
 
 	def wait_at_gates(self, offset, end):
-		for start, stop, path in self.gates:
-			if start < end and stop > offset and not os.path.exists(path):
+		for start, stop, path in overlapping(self.gates, offset, end):
+			if not os.path.exists(path):
 				open(path + '.waiting', 'w').close()
 				while not os.path.exists(path):
 					time.sleep(0.01)
@@ -187,9 +194,8 @@ class FaultDisk(Operations):
 		if fh and self.lsector and (offset % self.lsector or size % self.lsector):
 			self.note('R %d %d -%d' % (offset, want, errno.EINVAL))
 			raise FuseOSError(errno.EINVAL)
-		for start, stop, seconds in self.slow:
-			if start < end and stop > offset:
-				time.sleep(seconds)
+		for start, stop, seconds in overlapping(self.slow, offset, end):
+			time.sleep(seconds)
 		self.wait_at_gates(offset, end)
 		failing = self.first_failing(offset, end)
 		if failing == offset:
@@ -206,10 +212,9 @@ class FaultDisk(Operations):
 		return data
 
 	def write(self, path, data, offset, fh):
-		for start, stop in self.failwrite:
-			if start < offset + len(data) and stop > offset:
-				self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
-				raise FuseOSError(errno.EIO)
+		if any(overlapping(self.failwrite, offset, offset + len(data))):
+			self.note('W %d %d -%d' % (offset, len(data), errno.EIO))
+			raise FuseOSError(errno.EIO)
 		self.note('W %d %d' % (offset, len(data)))
 		data = bytearray(data)
 		for start, stop in self.corrupt:

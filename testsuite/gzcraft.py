@@ -27,6 +27,7 @@ import os
 import struct
 import sys
 import zlib
+from functools import partial
 
 
 class BitWriter:
@@ -233,11 +234,36 @@ def deflate_raw(data, level=6, strategy=zlib.Z_DEFAULT_STRATEGY):
 # Each returns (deflate stream, the bytes it decodes to).  A name that
 # starts with "bad-" must be refused; "ok-" must decode.
 
-def fixed(symbols, final=True, end=True):
-    w = BitWriter()
+def block_header(w, final, btype):
+    """BFINAL, then BTYPE: 0 stored, 1 fixed, 2 dynamic, 3 reserved."""
     w.bits(1 if final else 0, 1)
-    w.bits(1, 2)
+    w.bits(btype, 2)
+
+
+def stored(w, data, final=True, nlen=None):
+    """A stored block of data; nlen replaces the true NLEN when given."""
+    block_header(w, final, 0)
+    w.align()
+    w.bits(len(data), 16)
+    w.bits(0xFFFF ^ len(data) if nlen is None else nlen, 16)
+    for c in data:
+        w.bits(c, 8)
+    return w
+
+
+def fixed(symbols, final=True, end=True, w=None):
+    """A fixed-code block, after what w holds already."""
+    w = w or BitWriter()
+    block_header(w, final, 1)
     Block(FIXED_LIT, FIXED_DIST).write(w, symbols, end)
+    return w
+
+
+def dynamic(lit, dist, symbols, final=True, end=True, **kw):
+    w = BitWriter()
+    block_header(w, final, 2)
+    dynamic_header(w, lit, dist, **kw)
+    Block(lit, dist).write(w, symbols, end)
     return w
 
 
@@ -255,58 +281,28 @@ def case_ok_fixed_258():
 
 
 def case_ok_stored_empty():
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(0, 2)
-    w.align()
-    w.bits(0, 16)
-    w.bits(0xFFFF, 16)
-    return w.data(), b''
+    return stored(BitWriter(), b'').data(), b''
 
 
 def case_bad_stored_nlen():
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(0, 2)
-    w.align()
-    w.bits(3, 16)
-    w.bits(0xFFFF ^ 2, 16)
-    w.bits(0x616161, 24)
-    return w.data(), None
+    return stored(BitWriter(), b'aaa', nlen=0xFFFF ^ 2).data(), None
 
 
 def case_bad_btype3():
     w = BitWriter()
-    w.bits(1, 1)
-    w.bits(3, 2)
+    block_header(w, True, 3)
     w.bits(0, 16)
     return w.data(), None
 
 
-def case_bad_fixed_lit286():
-    return fixed(lits(b'a') + [('sym', 286)]).data(), None
+def bad_fixed_lit(symbol):
+    """Literal/length symbols 286 and 287 have fixed codes but no meaning."""
+    return fixed(lits(b'a') + [('sym', symbol)]).data(), None
 
 
-def case_bad_fixed_lit287():
-    return fixed(lits(b'a') + [('sym', 287)]).data(), None
-
-
-def case_bad_fixed_dist30():
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(1, 2)
-    b = Block(FIXED_LIT, FIXED_DIST)
-    b.write(w, lits(b'ab') + [('sym', 257), ('dsym', 30)])
-    return w.data(), None
-
-
-def case_bad_fixed_dist31():
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(1, 2)
-    b = Block(FIXED_LIT, FIXED_DIST)
-    b.write(w, lits(b'ab') + [('sym', 257), ('dsym', 31)])
-    return w.data(), None
+def bad_fixed_dist(dsym):
+    """Distance symbols 30 and 31 likewise."""
+    return fixed(lits(b'ab') + [('sym', 257), ('dsym', dsym)]).data(), None
 
 
 def case_bad_dist_too_far():
@@ -316,15 +312,6 @@ def case_bad_dist_too_far():
 
 def case_bad_dist_far_first():
     return fixed([('match', 3, 1)]).data(), None
-
-
-def dynamic(lit, dist, symbols, final=True, **kw):
-    w = BitWriter()
-    w.bits(1 if final else 0, 1)
-    w.bits(2, 2)
-    dynamic_header(w, lit, dist, **kw)
-    Block(lit, dist).write(w, symbols)
-    return w
 
 
 def case_ok_dynamic():
@@ -349,13 +336,8 @@ def case_ok_dynamic_no_dist():
 
 def case_bad_dynamic_no_dist_used():
     lit = lengths_for(258, [ord('a'), 256, 257])
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(2, 2)
-    dynamic_header(w, lit, [0])
-    b = Block(lit, [0])
-    b.write(w, lits(b'a') + [('sym', 257), ('raw', 0, 8)], end=False)
-    return w.data(), None
+    symbols = lits(b'a') + [('sym', 257), ('raw', 0, 8)]
+    return dynamic(lit, [0], symbols, end=False).data(), None
 
 
 def case_bad_dynamic_oversubscribed_lit():
@@ -391,12 +373,7 @@ def case_bad_dynamic_oversubscribed_dist():
 def case_bad_dynamic_no_eob():
     # Symbol 256 has no code: the block can never end.
     lit = lengths_for(257, [ord('a'), ord('b')])
-    w = BitWriter()
-    w.bits(1, 1)
-    w.bits(2, 2)
-    dynamic_header(w, lit, [1])
-    Block(lit, [1]).write(w, lits(b'abab'), end=False)
-    return w.data(), None
+    return dynamic(lit, [1], lits(b'abab'), end=False).data(), None
 
 
 def case_ok_dynamic_repeat_first():
@@ -441,41 +418,16 @@ def case_ok_dynamic_repeat_across():
     return dynamic(lit, dist, lits(b'aa'), cl_symbols=syms).data(), b'aa'
 
 
-def case_bad_dynamic_hlit287():
-    lit = lengths_for(287, [ord('a'), 256])
-    return dynamic(lit, [1], lits(b'a')).data(), None
-
-
-def case_bad_dynamic_hlit288():
-    lit = lengths_for(288, [ord('a'), 256])
-    return dynamic(lit, [1], lits(b'a')).data(), None
-
-
-def case_bad_dynamic_hdist31():
-    lit = lengths_for(257, [ord('a'), 256])
-    dist = lengths_for(31, [0, 1])
+def bad_dynamic_counts(hlit, dist):
+    """HLIT above 286 or HDIST above 30: more codes than there are."""
+    lit = lengths_for(hlit, [ord('a'), 256])
     return dynamic(lit, dist, lits(b'a')).data(), None
 
 
-def case_bad_dynamic_hdist32():
+def bad_dynamic_cl(cl_used):
+    """A code length code from {symbol: length}: over or under full."""
     lit = lengths_for(257, [ord('a'), 256])
-    dist = lengths_for(32, [0, 1])
-    return dynamic(lit, dist, lits(b'a')).data(), None
-
-
-def case_bad_dynamic_cl_oversubscribed():
-    lit = lengths_for(257, [ord('a'), 256])
-    cl = [0] * 19
-    for s in (0, 1, 2, 3):
-        cl[s] = 1
-    return dynamic(lit, [1], lits(b'a'), cl_lengths=cl).data(), None
-
-
-def case_bad_dynamic_cl_incomplete():
-    lit = lengths_for(257, [ord('a'), 256])
-    cl = [0] * 19
-    cl[0] = 2
-    cl[1] = 2
+    cl = lengths_for(19, cl_used)
     return dynamic(lit, [1], lits(b'a'), cl_lengths=cl).data(), None
 
 
@@ -492,49 +444,35 @@ def case_ok_dynamic_long_codes():
 
 def case_ok_two_blocks():
     w = fixed(lits(b'xy'), final=False)
-    b = Block(FIXED_LIT, FIXED_DIST)
-    w.bits(1, 1)
-    w.bits(1, 2)
-    b.write(w, [('match', 5, 2)])
-    return w.data(), b'xyxyxyx'
+    return fixed([('match', 5, 2)], w=w).data(), b'xyxyxyx'
 
 
 def case_ok_match_across_blocks():
     # A stored block, then a fixed block whose match reaches into it.
-    w = BitWriter()
-    w.bits(0, 1)
-    w.bits(0, 2)
-    w.align()
-    w.bits(4, 16)
-    w.bits(0xFFFF ^ 4, 16)
-    for c in b'wxyz':
-        w.bits(c, 8)
-    w.bits(1, 1)
-    w.bits(1, 2)
-    Block(FIXED_LIT, FIXED_DIST).write(w, [('match', 10, 4)])
-    return w.data(), b'wxyz' + b'wxyzwxyzwx'
+    w = stored(BitWriter(), b'wxyz', final=False)
+    return fixed([('match', 10, 4)], w=w).data(), b'wxyz' + b'wxyzwxyzwx'
 
 
 def case_ok_dist_32768():
     # A match at the full window distance: 32768 bytes of stored data
     # then a fixed block copying from its first byte.
     data = bytes((i * 7 + (i >> 8)) & 0xFF for i in range(32768))
-    w = BitWriter()
-    w.bits(0, 1)
-    w.bits(0, 2)
-    w.align()
-    w.bits(32768, 16)
-    w.bits(0xFFFF ^ 32768, 16)
-    for c in data:
-        w.bits(c, 8)
-    w.bits(1, 1)
-    w.bits(1, 2)
-    Block(FIXED_LIT, FIXED_DIST).write(w, [('match', 258, 32768)])
-    return w.data(), data + data[:258]
+    w = stored(BitWriter(), data, final=False)
+    return fixed([('match', 258, 32768)], w=w).data(), data + data[:258]
 
 
-CASES = {name[5:].replace('_', '-'): fn for name, fn in sorted(globals().items())
+# Every case_ function, then the families that differ by one number.
+CASES = {name[5:].replace('_', '-'): fn for name, fn in globals().items()
          if name.startswith('case_')}
+CASES.update({'bad-fixed-lit%d' % s: partial(bad_fixed_lit, s) for s in (286, 287)})
+CASES.update({'bad-fixed-dist%d' % d: partial(bad_fixed_dist, d) for d in (30, 31)})
+CASES.update({'bad-dynamic-hlit%d' % n: partial(bad_dynamic_counts, n, [1])
+              for n in (287, 288)})
+CASES.update({'bad-dynamic-hdist%d' % n: partial(bad_dynamic_counts, 257,
+                                                     lengths_for(n, [0, 1]))
+              for n in (31, 32)})
+CASES['bad-dynamic-cl-oversubscribed'] = partial(bad_dynamic_cl, {0: 1, 1: 1, 2: 1, 3: 1})
+CASES['bad-dynamic-cl-incomplete'] = partial(bad_dynamic_cl, {0: 2, 1: 2})
 
 
 def flips(path, n, outdir):
@@ -550,9 +488,20 @@ def flips(path, n, outdir):
                 f.write(b)
 
 
+# The member options that take no value: the gzip_member arguments each sets.
+MEMBER_SWITCHES = {
+    '--hcrc': {'hcrc': True},
+    '--bad-hcrc': {'hcrc': True, 'bad_hcrc': True},
+    '--bad-crc': {'bad_crc': True},
+    '--bad-size': {'bad_size': True},
+    '--long-fields': {'name': b'n' * 70000, 'comment': b'c' * 70000,
+                      'extra': bytes(65535)},
+}
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == 'list':
-        for name in CASES:
+        for name in sorted(CASES):
             print(name)
         return 0
     if len(argv) == 3 and argv[1] in ('case', 'expect'):
@@ -578,19 +527,8 @@ def main(argv):
                 opts['comment'] = args.pop(0).encode()
             elif a == '--extra':
                 opts['extra'] = bytes.fromhex(args.pop(0))
-            elif a == '--long-fields':
-                opts['name'] = b'n' * 70000
-                opts['comment'] = b'c' * 70000
-                opts['extra'] = bytes(65535)
-            elif a == '--hcrc':
-                opts['hcrc'] = True
-            elif a == '--bad-hcrc':
-                opts['hcrc'] = True
-                opts['bad_hcrc'] = True
-            elif a == '--bad-crc':
-                opts['bad_crc'] = True
-            elif a == '--bad-size':
-                opts['bad_size'] = True
+            elif a in MEMBER_SWITCHES:
+                opts.update(MEMBER_SWITCHES[a])
             elif a == '--text':
                 opts['flags'] = opts.get('flags', 0) | 1
             elif a == '--flags':

@@ -24,12 +24,11 @@ struct outcome {
 static struct outcome run(const uint8_t *data, size_t size, size_t piece)
 {
 	struct bmap_parser p;
-	struct outcome o;
+	struct outcome o = { 0 };
 	size_t at = 0;
 	bool have = false;
 	uint64_t prev = 0;
 
-	memset(&o, 0, sizeof(o));
 	bmap_parse_init(&p);
 	while (at < size) {
 		size_t n = size - at < piece ? size - at : piece, used = 0;

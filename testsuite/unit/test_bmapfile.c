@@ -49,11 +49,9 @@ struct result {
 static struct result parse(const char *text, size_t len, size_t piece)
 {
 	struct bmap_parser p;
-	struct result r;
+	struct result r = { .all_checksums = true };
 	size_t at = 0;
 
-	memset(&r, 0, sizeof(r));
-	r.all_checksums = true;
 	bmap_parse_init(&p);
 	while (at < len) {
 		size_t n = piece ? min_u64(piece, len - at) : len - at, used;

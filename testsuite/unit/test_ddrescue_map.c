@@ -144,6 +144,38 @@ static void test_errors(void)
 	unit_end();
 }
 
+/* map_set(a, b, status) on one ? block of 100, one after the other, and
+ * the map after each. */
+static const struct set_step {
+	uint64_t a, b;
+	char status;
+	const char *after;
+} set_steps[] = {
+	{ 10, 20, '+', "0 10 ?,10 10 +,20 80 ?," },
+	{ 20, 30, '+', "0 10 ?,10 20 +,30 70 ?," },
+	{ 0, 10, '+', "0 30 +,30 70 ?," },
+	{ 50, 60, '-', "0 30 +,30 20 ?,50 10 -,60 40 ?," },
+	{ 60, 70, '-', "0 30 +,30 20 ?,50 20 -,70 30 ?," },
+};
+
+/* map_next_block on the map of "blocks within a domain" below: from,
+ * status, backwards, and the block it finds ([0, 0): none). */
+static const struct next_block {
+	uint64_t from;
+	char status;
+	bool backwards;
+	uint64_t a, b;
+} next_blocks[] = {
+	{ 0, '?', false, 30, 40 },
+	{ 35, '?', false, 30, 40 },
+	{ 40, '?', false, 70, 90 },
+	{ 90, '?', false, 0, 0 },
+	{ 100, '?', true, 70, 90 },
+	{ 70, '?', true, 30, 40 },
+	{ 65, '-', true, 60, 70 },
+	{ 30, '?', true, 0, 0 },
+};
+
 static void test_set(void)
 {
 	uint64_t a, b;
@@ -153,16 +185,12 @@ static void test_set(void)
 	map_free(&map);
 	CHECK(map_init(&map) == 0);
 	CHECK(map_append(&map, 100, '?') == 0);
-	CHECK(map_set(&map, 10, 20, '+') == 0);
-	CHECK_STR(map_text(), "0 10 ?,10 10 +,20 80 ?,");
-	CHECK(map_set(&map, 20, 30, '+') == 0);
-	CHECK_STR(map_text(), "0 10 ?,10 20 +,30 70 ?,");
-	CHECK(map_set(&map, 0, 10, '+') == 0);
-	CHECK_STR(map_text(), "0 30 +,30 70 ?,");
-	CHECK(map_set(&map, 50, 60, '-') == 0);
-	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 10 -,60 40 ?,");
-	CHECK(map_set(&map, 60, 70, '-') == 0);
-	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 20 -,70 30 ?,");
+	for (i = 0; i < ARRAY_SIZE(set_steps); i++) {
+		const struct set_step *st = &set_steps[i];
+
+		CHECK(map_set(&map, st->a, st->b, st->status) == 0);
+		CHECK_STR(map_text(), st->after);
+	}
 	map_truncate(&map, 55);
 	CHECK_STR(map_text(), "0 30 +,30 20 ?,50 5 -,");
 	unit_end();
@@ -183,14 +211,18 @@ static void test_set(void)
 	      map_append(&map, 20, '-') == 0 && map_append(&map, 30, '?') == 0);
 	/* the domain: [0, 40) and [60, 90) */
 	CHECK(map_exclude(&map, 40, 60) == 0 && map_exclude(&map, 90, 100) == 0);
-	CHECK(map_next_block(&map, 0, '?', false, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_block(&map, 35, '?', false, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_block(&map, 40, '?', false, &a, &b) && a == 70 && b == 90);
-	CHECK(!map_next_block(&map, 90, '?', false, &a, &b));
-	CHECK(map_next_block(&map, 100, '?', true, &a, &b) && a == 70 && b == 90);
-	CHECK(map_next_block(&map, 70, '?', true, &a, &b) && a == 30 && b == 40);
-	CHECK(map_next_block(&map, 65, '-', true, &a, &b) && a == 60 && b == 70);
-	CHECK(!map_next_block(&map, 30, '?', true, &a, &b));
+	for (i = 0; i < ARRAY_SIZE(next_blocks); i++) {
+		const struct next_block *nb = &next_blocks[i];
+		bool found;
+
+		a = b = 0;
+		found = map_next_block(&map, nb->from, nb->status, nb->backwards,
+				       &a, &b);
+		if (found != (nb->b != 0) || (found && (a != nb->a || b != nb->b)))
+			unit_fail("next %c block from %" PRIu64 "%s: %d [%" PRIu64
+				  ", %" PRIu64 ")", nb->status, nb->from,
+				  nb->backwards ? " backwards" : "", found, a, b);
+	}
 	CHECK(map_total(&map, '?', 0, UINT64_MAX, &n) == 30 && n == 2);
 	CHECK(map_total(&map, '?', 35, 75, &n) == 10 && n == 2);
 	CHECK(map_status_at(&map, 65) == '-' && map_status_at(&map, 55) == ('-' | ST_OUTSIDE));

@@ -44,10 +44,87 @@ static pid_t fork_flushed(void)
 	return fork();
 }
 
+/* A child that closes unused (unless it is -1), runs child(fd) and
+ * exits with what it returns. */
+static pid_t fork_child(int (*child)(int fd), int fd, int unused)
+{
+	pid_t pid = fork_flushed();
+
+	if (pid == 0) {
+		if (unused >= 0)
+			close(unused);
+		_exit(child(fd));
+	}
+	return pid;
+}
+
+/* The exit status of the child pid; -1 if a signal ended it. */
+static int child_status(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/* The children: 0 when all went as planned. */
+
+/* Reads BIG bytes of pattern in small pieces. */
+static int read_pattern(int fd)
+{
+	unsigned char piece[1000];
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = read(fd, piece, sizeof(piece))) > 0) {
+		for (size_t i = 0; i < (size_t)n; i++)
+			if (piece[i] != pattern(got + i))
+				return 2;
+		got += (size_t)n;
+	}
+	return got == BIG ? 0 : 3;
+}
+
+/* Writes 2500 bytes of pattern in pieces of 100, pausing now and then. */
+static int dribble_pattern(int fd)
+{
+	unsigned char piece[100];
+
+	for (size_t i = 0; i < 2500; i++) {
+		piece[i % 100] = pattern(i);
+		if (i % 100 == 99) {
+			if (write(fd, piece, 100) != 100)
+				return 1;
+			if (i % 1000 == 999)
+				sleep_ms(5);
+		}
+	}
+	return 0;
+}
+
+/* Writes "late", late. */
+static int write_late(int fd)
+{
+	sleep_ms(150);
+	return write(fd, "late", 4) == 4 ? 0 : 1;
+}
+
+/* Reads all there is, beginning late. */
+static int drain_late(int fd)
+{
+	char sink[65536];
+
+	sleep_ms(150);
+	while (read(fd, sink, sizeof(sink)) > 0)
+		continue;
+	return 0;
+}
+
 /* full_write of 4 MiB through a pipe to a child reading small pieces. */
 static void test_full_write_pipe(void)
 {
-	int p[2], status;
+	int p[2];
 	unsigned char *buf = malloc(BIG);
 	size_t i;
 	pid_t pid;
@@ -56,27 +133,12 @@ static void test_full_write_pipe(void)
 	for (i = 0; i < BIG; i++)
 		buf[i] = pattern(i);
 	open_pipe(p);
-	pid = fork_flushed();
-	if (pid == 0) {
-		unsigned char piece[1000];
-		size_t got = 0;
-		ssize_t n;
-
-		close(p[1]);
-		while ((n = read(p[0], piece, sizeof(piece))) > 0) {
-			for (i = 0; i < (size_t)n; i++)
-				if (piece[i] != pattern(got + i))
-					_exit(2);
-			got += (size_t)n;
-		}
-		_exit(got == BIG ? 0 : 3);
-	}
+	pid = fork_child(read_pattern, p[0], p[1]);
 	close(p[0]);
 	CHECK(full_write(p[1], buf, BIG) == BIG);
 	CHECK(full_write(p[1], buf, 0) == 0);
 	close(p[1]);
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(child_status(pid) == 0);
 	free(buf);
 	unit_end();
 }
@@ -121,7 +183,7 @@ static void test_full_write_errors(void)
 
 static void test_full_read(void)
 {
-	int p[2], status;
+	int p[2];
 	unsigned char buf[3000];
 	size_t i;
 	pid_t pid;
@@ -130,21 +192,7 @@ static void test_full_read(void)
 	unit_begin("full_read");
 	/* A writer that dribbles 2500 bytes in pieces, then closes. */
 	open_pipe(p);
-	pid = fork_flushed();
-	if (pid == 0) {
-		unsigned char piece[100];
-		close(p[0]);
-		for (i = 0; i < 2500; i++) {
-			piece[i % 100] = pattern(i);
-			if (i % 100 == 99) {
-				if (write(p[1], piece, 100) != 100)
-					_exit(1);
-				if (i % 1000 == 999)
-					sleep_ms(5);
-			}
-		}
-		_exit(0);
-	}
+	pid = fork_child(dribble_pattern, p[1], p[0]);
 	close(p[1]);
 	CHECK(full_read(p[0], buf, 1000) == 1000);
 	CHECK(full_read(p[0], buf + 1000, 2000) == 1500);  /* EOF */
@@ -153,7 +201,7 @@ static void test_full_read(void)
 	CHECK(bad == 0);
 	CHECK(full_read(p[0], buf, 10) == 0);
 	close(p[0]);
-	waitpid(pid, &status, 0);
+	CHECK(child_status(pid) == 0);
 
 	/* An error after some bytes: those bytes now, the error next. */
 	open_pipe(p);
@@ -185,7 +233,7 @@ static void test_eintr(void)
 	struct sigaction sa;
 	struct itimerval it = { { 0, 10000 }, { 0, 10000 } };
 	struct itimerval off = { { 0, 0 }, { 0, 0 } };
-	int p[2], status;
+	int p[2];
 	char buf[16];
 	pid_t pid;
 
@@ -194,11 +242,7 @@ static void test_eintr(void)
 	sa.sa_handler = on_alarm;       /* no SA_RESTART */
 	sigaction(SIGALRM, &sa, NULL);
 	open_pipe(p);
-	pid = fork_flushed();
-	if (pid == 0) {
-		sleep_ms(150);
-		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
-	}
+	pid = fork_child(write_late, p[1], -1);
 	setitimer(ITIMER_REAL, &it, NULL);
 	CHECK(safe_read(p[0], buf, sizeof(buf)) == 4);
 	CHECK(memcmp(buf, "late", 4) == 0);
@@ -208,22 +252,14 @@ static void test_eintr(void)
 	while (write(p[1], buf, sizeof(buf)) > 0)
 		continue;
 	fcntl(p[1], F_SETFL, 0);
-	waitpid(pid, &status, 0);
-	pid = fork_flushed();
-	if (pid == 0) {
-		char sink[65536];
-		close(p[1]);
-		sleep_ms(150);
-		while (read(p[0], sink, sizeof(sink)) > 0)
-			continue;
-		_exit(0);
-	}
+	CHECK(child_status(pid) == 0);
+	pid = fork_child(drain_late, p[0], p[1]);
 	alarms = 0;
 	CHECK(full_write(p[1], "x", 1) == 1);
 	setitimer(ITIMER_REAL, &off, NULL);
 	close(p[1]);
 	close(p[0]);
-	waitpid(pid, &status, 0);
+	CHECK(child_status(pid) == 0);
 	if (alarms == 0)
 		unit_fail("no signal arrived during the blocked write");
 	CHECK(full_write_str(-1, "abc") == -1);

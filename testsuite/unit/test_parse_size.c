@@ -59,9 +59,6 @@ static void run_cases(const struct ps_case *c, size_t n, uint64_t min,
 	}
 }
 
-#define RUN(cases, min, max) \
-	run_cases(cases, sizeof(cases) / sizeof(cases[0]), min, max)
-
 static const struct ps_case plain[] = {
 	{ "0", OK, 0 },
 	{ "1", OK, 1 },
@@ -174,72 +171,58 @@ static const struct ps_case overflow[] = {
 	{ "2x99999999999999999999q", OVF, 0 },
 };
 
-static void test_plain(void)
+/* min/max: below is TOO_SMALL, above is OVERFLOW, and invalid beats
+ * out-of-range. */
+static const struct ps_case range_1_10[] = {
+	{ "0", SMALL, 0 }, { "0x5", SMALL, 0 }, { "1", OK, 1 }, { "10", OK, 10 },
+	{ "11", OVF, 0 }, { "5x2", OK, 10 }, { "3x4", OVF, 0 }, { "11q", INV, 0 },
+};
+
+static const struct ps_case range_int64[] = {
+	{ "9223372036854775807", OK, IMAX },
+	{ "9223372036854775808", OVF, 0 },
+	{ "8E", OVF, 0 },
+	{ "8EB", OK, 8000000000000000000u },
+	{ "2x4611686018427387904", OVF, 0 },
+};
+
+/* Each table of cases, against its range. */
+static void test_tables(void)
 {
-	unit_begin("numerals");
-	RUN(plain, 0, UINT64_MAX);
-	unit_end();
+	static const struct {
+		const char *name;
+		const struct ps_case *cases;
+		size_t n;
+		uint64_t min, max;
+	} tables[] = {
+		{ "numerals", plain, ARRAY_SIZE(plain), 0, UINT64_MAX },
+		{ "suffixes", suffixes, ARRAY_SIZE(suffixes), 0, UINT64_MAX },
+		{ "products", products, ARRAY_SIZE(products), 0, UINT64_MAX },
+		{ "invalid", invalid, ARRAY_SIZE(invalid), 0, UINT64_MAX },
+		{ "overflow", overflow, ARRAY_SIZE(overflow), 0, UINT64_MAX },
+		{ "min/max 1 to 10", range_1_10, ARRAY_SIZE(range_1_10), 1, 10 },
+		{ "min/max 0 to INT64_MAX", range_int64, ARRAY_SIZE(range_int64),
+		  0, IMAX },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+		unit_begin(tables[i].name);
+		run_cases(tables[i].cases, tables[i].n, tables[i].min,
+			  tables[i].max);
+		unit_end();
+	}
 }
 
-static void test_suffixes(void)
+/* The table of suffixes has the fourteen GNU dd knows. */
+static void test_suffix_count(void)
 {
 	const struct size_suffix *s;
 	unsigned n = 0;
 
-	unit_begin("suffixes");
-	RUN(suffixes, 0, UINT64_MAX);
+	unit_begin("suffixes: fourteen");
 	for (s = dd_size_suffixes; s->letter; s++)
 		n++;
 	CHECK(n == 14);
-	unit_end();
-}
-
-static void test_products(void)
-{
-	unit_begin("products");
-	RUN(products, 0, UINT64_MAX);
-	unit_end();
-}
-
-static void test_invalid(void)
-{
-	unit_begin("invalid");
-	RUN(invalid, 0, UINT64_MAX);
-	unit_end();
-}
-
-static void test_overflow(void)
-{
-	unit_begin("overflow");
-	RUN(overflow, 0, UINT64_MAX);
-	unit_end();
-}
-
-static void test_range(void)
-{
-	uint64_t v = 0;
-
-	unit_begin("min/max");
-	CHECK(parse_size("0", dd_size_suffixes, 1, 10, &v) == SMALL);
-	CHECK(parse_size("0x5", dd_size_suffixes, 1, 10, &v) == SMALL);
-	CHECK(parse_size("1", dd_size_suffixes, 1, 10, &v) == OK && v == 1);
-	CHECK(parse_size("10", dd_size_suffixes, 1, 10, &v) == OK && v == 10);
-	CHECK(parse_size("11", dd_size_suffixes, 1, 10, &v) == OVF);
-	CHECK(parse_size("5x2", dd_size_suffixes, 1, 10, &v) == OK && v == 10);
-	CHECK(parse_size("3x4", dd_size_suffixes, 1, 10, &v) == OVF);
-	CHECK(parse_size("9223372036854775807", dd_size_suffixes, 0, IMAX,
-			  &v) == OK && v == IMAX);
-	CHECK(parse_size("9223372036854775808", dd_size_suffixes, 0, IMAX,
-			  &v) == OVF);
-	CHECK(parse_size("8E", dd_size_suffixes, 0, IMAX, &v) == OVF);
-	CHECK(parse_size("8EB", dd_size_suffixes, 0, IMAX, &v) == OK &&
-	      v == 8000000000000000000u);
-	CHECK(parse_size("2x4611686018427387904", dd_size_suffixes, 0, IMAX,
-			  &v) == OVF);
-	CHECK(parse_size("18446744073709551615", dd_size_suffixes, 0,
-			  UINT64_MAX, &v) == OK && v == UINT64_MAX);
-	/* invalid beats out-of-range */
-	CHECK(parse_size("11q", dd_size_suffixes, 1, 10, &v) == INV);
 	unit_end();
 }
 
@@ -429,12 +412,8 @@ static void test_other_modes(void)
 
 int main(void)
 {
-	test_plain();
-	test_suffixes();
-	test_products();
-	test_invalid();
-	test_overflow();
-	test_range();
+	test_tables();
+	test_suffix_count();
 	test_long_chain();
 	test_zero_x_count();
 	test_xparse_size();

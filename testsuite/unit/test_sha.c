@@ -176,17 +176,21 @@ struct compression {
 static size_t compressions(struct compression *c)
 {
 	size_t n = 0;
+	/* the CPU's own, which is sha_portable where the CPU lacks it */
+#if defined(__x86_64__) || defined(__i386__)
+	const char *cpu_name = "sha256 x86 SHA-NI";
+	whole_blocks_fn *cpu = sha256_x86();
+#elif defined(__aarch64__) || defined(__arm__)
+	const char *cpu_name = "sha256 ARMv8 SHA2";
+	whole_blocks_fn *cpu = sha256_armv8();
+#else
+	const char *cpu_name = NULL;
+	whole_blocks_fn *cpu = NULL;
+#endif
 
 	c[n++] = (struct compression){ "sha256 portable", sha_portable, true };
-#if defined(__x86_64__) || defined(__i386__)
-	c[n] = (struct compression){ "sha256 x86 SHA-NI", sha256_x86(), true };
-	c[n].present = c[n].fn != sha_portable;
-	n++;
-#elif defined(__aarch64__) || defined(__arm__)
-	c[n] = (struct compression){ "sha256 ARMv8 SHA2", sha256_armv8(), true };
-	c[n].present = c[n].fn != sha_portable;
-	n++;
-#endif
+	if (cpu)
+		c[n++] = (struct compression){ cpu_name, cpu, cpu != sha_portable };
 	return n;
 }
 

@@ -30,14 +30,21 @@ static struct outcome decode(const unsigned char *data, size_t len, size_t piece
 	return decode_feed(data, len, piece, mem_limit, true, UINT64_MAX);
 }
 
-static unsigned char *read_file(const char *path, size_t *len)
+/* The file name of XZ_DIR, in memory (malloc'd); NULL, and the group
+ * failed, if it can't be read. */
+static unsigned char *read_xz_file(const char *name, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	char path[512];
+	FILE *f;
 	unsigned char *p = NULL;
 	long n;
 
-	if (!f)
+	snprintf(path, sizeof(path), "%s/%s", XZ_DIR, name);
+	f = fopen(path, "rb");
+	if (!f) {
+		unit_fail("cannot read %s", path);
 		return NULL;
+	}
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	fseek(f, 0, SEEK_SET);
@@ -64,18 +71,13 @@ static enum unpack_result expected(const char *name)
 
 static void check_file(const char *name)
 {
-	char path[512];
 	size_t len;
-	unsigned char *data;
+	unsigned char *data = read_xz_file(name, &len);
 	struct outcome whole, parts;
 	static const size_t pieces[] = { 1, 0, 13 };
 
-	snprintf(path, sizeof(path), "%s/%s", XZ_DIR, name);
-	data = read_file(path, &len);
-	if (!data) {
-		unit_fail("cannot read %s", path);
+	if (!data)
 		return;
-	}
 	whole = decode(data, len, len ? len : 1, UINT64_MAX);
 	if (whole.result != expected(name))
 		unit_fail("%s: result %d, want %d (%s)", name, whole.result,
@@ -136,17 +138,12 @@ static void test_corrupt_block_prints_nothing(void)
 
 	unit_begin("xz: a small corrupt block prints nothing of itself");
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		char path[512];
 		size_t len;
-		unsigned char *data;
+		unsigned char *data = read_xz_file(files[i], &len);
 		struct outcome o;
 
-		snprintf(path, sizeof(path), "%s/%s", XZ_DIR, files[i]);
-		data = read_file(path, &len);
-		if (!data) {
-			unit_fail("cannot read %s", path);
+		if (!data)
 			continue;
-		}
 		o = decode(data, len, len, UINT64_MAX);
 		CHECK(o.result == UNPACK_ERROR);
 		CHECK_STR(o.msgs, "f.xz: Compressed data is corrupt\n");
@@ -164,13 +161,10 @@ static void test_corrupt_block_prints_nothing(void)
  * 37), the block header's CRC32 made right again. */
 static unsigned char *big_dict_file(size_t *len)
 {
-	char path[512];
-	unsigned char *data;
+	unsigned char *data = read_xz_file("good-1-lzma2-1.xz", len);
 	size_t hsize;
 	uint32_t crc;
 
-	snprintf(path, sizeof(path), "%s/good-1-lzma2-1.xz", XZ_DIR);
-	data = read_file(path, len);
 	if (!data)
 		return NULL;
 	/* Stream header (12), block header: size, flags, filter 0x21,
@@ -185,36 +179,41 @@ static unsigned char *big_dict_file(size_t *len)
 	return data;
 }
 
+/* Decode data in pieces of piece bytes under mem_limit: the result, the
+ * messages and the output's length must be those given. */
+static void check_decode(const unsigned char *data, size_t len, size_t piece,
+			 uint64_t mem_limit, enum unpack_result result,
+			 const char *msgs, size_t out_len)
+{
+	struct outcome o = decode(data, len, piece, mem_limit);
+
+	if (o.result != result)
+		unit_fail("piece %zu, limit %" PRIu64 ": result %d, want %d",
+			  piece, mem_limit, (int)o.result, (int)result);
+	CHECK_STR(o.msgs, msgs);
+	CHECK_U64(o.out_len, out_len);
+	free(o.out);
+}
+
 static void test_big_dictionary(void)
 {
 	size_t len;
-	unsigned char *data = big_dict_file(&len);
-	struct outcome o;
+	unsigned char *data;
 
 	unit_begin("xz: a 1.5 GiB dictionary over 457 bytes decodes, also under -M 1MiB");
+	data = big_dict_file(&len);
 	if (!data) {
-		unit_fail("cannot read good-1-lzma2-1.xz");
 		unit_end();
 		return;
 	}
 	CHECK(data[16] == 37);
-	o = decode(data, len, len, UINT64_MAX);
-	CHECK(o.result == UNPACK_OK);
-	CHECK_U64(o.out_len, 457);
-	free(o.out);
-	o = decode(data, len, 1, 1 << 20);
-	CHECK(o.result == UNPACK_OK);
-	CHECK_STR(o.msgs, "");
-	CHECK_U64(o.out_len, 457);
-	free(o.out);
+	check_decode(data, len, len, UINT64_MAX, UNPACK_OK, "", 457);
+	check_decode(data, len, 1, 1 << 20, UNPACK_OK, "", 457);
 	unit_end();
 
 	unit_begin("xz: -M below the decoder's own state is refused");
-	o = decode(data, len, len, 40 << 10);
-	CHECK(o.result == UNPACK_ERROR);
-	CHECK_STR(o.msgs, "f.xz: Memory usage limit reached\n");
-	CHECK_U64(o.out_len, 0);
-	free(o.out);
+	check_decode(data, len, len, 40 << 10, UNPACK_ERROR,
+		     "f.xz: Memory usage limit reached\n", 0);
 	unit_end();
 	free(data);
 }
