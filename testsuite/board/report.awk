@@ -302,8 +302,9 @@ function print_bmap(mem,    k, key, part, out, n) {
 			out = out target("sectors written, zerobox at most bmaptool's", \
 				zb_sectors[mem] <= bt_sectors[mem], \
 				sprintf("%d against %d", zb_sectors[mem], bt_sectors[mem]))
-		out = out target("zerobox peak RSS", zb_rss[mem] <= 2048, \
-			sprintf("%.2f MiB, at most 2", zb_rss[mem] / 1024))
+		if (mem in zb_rss)
+			out = out target("zerobox peak RSS", zb_rss[mem] <= 2048, \
+				sprintf("%.2f MiB, at most 2", zb_rss[mem] / 1024))
 	}
 	out = out target("mapped ranges intact, exit 0", bfail[mem] == "", \
 		bfail[mem] == "" ? "every target" : bfail[mem])
