@@ -39,12 +39,14 @@ function device_at(t,    i, f) {
 	return sdev[i - 1] + f * (sdev[i] - sdev[i - 1])
 }
 
-# The median of the numbers in cell[key, col, 1..count]; "n/a" when none.
-function median(key, col,    i, j, n, v, tmp) {
+# The median of the numbers in cells[key, col, 1..counts[key]]; "n/a"
+# when none.  cells and counts are cell and count, or the bmap runs'
+# bcell and bcount.
+function median(cells, counts, key, col,    i, j, n, v, tmp) {
 	n = 0
-	for (i = 1; i <= count[key]; i++)
-		if (cell[key, col, i] != "n/a")
-			v[++n] = cell[key, col, i] + 0
+	for (i = 1; i <= counts[key]; i++)
+		if (cells[key, col, i] != "n/a")
+			v[++n] = cells[key, col, i] + 0
 	if (n == 0)
 		return "n/a"
 	for (i = 2; i <= n; i++)
@@ -237,34 +239,21 @@ function brange(key, col, format,    i, lo, hi, v, n) {
 		sprintf(format "–" format, lo, hi)
 }
 
-# The median of a bmap cell over the rounds, as median() for cells.
-function bmedian(key, col,    i, j, n, v, tmp) {
-	n = 0
-	for (i = 1; i <= bcount[key]; i++)
-		if (bcell[key, col, i] != "n/a")
-			v[++n] = bcell[key, col, i] + 0
-	if (n == 0)
-		return "n/a"
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
-			tmp = v[j]; v[j] = v[j - 1]; v[j - 1] = tmp
-		}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-
 # Issue 40's target lines for bmap-xz on a board of MEM MiB, if it ran.
-function xz_targets(mem,    zb, bt, out) {
+function xz_targets(mem,    zb, bt, zb_wall, bt_wall, out) {
 	zb = mem SUBSEP "bmap-xz" SUBSEP "zerobox"
 	bt = mem SUBSEP "bmap-xz" SUBSEP "bmaptool"
 	out = ""
 	if (!(zb in bcount))
 		return out
-	if (bt in bcount)
+	if (bt in bcount) {
+		zb_wall = median(bcell, bcount, zb, "wall")
+		bt_wall = median(bcell, bcount, bt, "wall")
 		out = out target(sprintf("bmap-xz wall time, zerobox's pipeline at most bmaptool's + %d%%", xz_slack), \
-			bmedian(zb, "wall") != "n/a" && bmedian(bt, "wall") != "n/a" && \
-			bmedian(zb, "wall") <= bmedian(bt, "wall") * (1 + xz_slack / 100), \
-			sprintf("%s s against %s s", fmt(bmedian(zb, "wall"), "%.1f"), \
-				fmt(bmedian(bt, "wall"), "%.1f")))
+			zb_wall != "n/a" && bt_wall != "n/a" && \
+			zb_wall <= bt_wall * (1 + xz_slack / 100), \
+			sprintf("%s s against %s s", fmt(zb_wall, "%.1f"), fmt(bt_wall, "%.1f")))
+	}
 	out = out target("bmap-xz pipeline peak RSS (xzcat + dd, summed)", \
 		zbx_rss[mem] <= xz_rss_mib * 1024, \
 		sprintf("%.2f MiB, at most %s", zbx_rss[mem] / 1024, xz_rss_mib))
@@ -431,12 +420,12 @@ END {
 				continue
 			key = order[k]
 			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
-				part[2], part[3], fmt(median(key, "wall"), "%.1f"), \
-				fmt(median(key, "ratio"), "%.2f"), fmt(median(key, "silent"), "%.1f"), \
-				fmt(median(key, "quiet"), "%.1f"), \
-				fmt(median(key, "gap"), "%.1f"), fmt(median(key, "peak"), "%.1f"), \
-				fmt(median(key, "minavail"), "%.1f"), fmt(median(key, "avail0"), "%.1f"), \
-				fmt(median(key, "canary"), "%.0f"), distinct(cell, count, key, "exit"), distinct(cell, count, key, "image")
+				part[2], part[3], fmt(median(cell, count, key, "wall"), "%.1f"), \
+				fmt(median(cell, count, key, "ratio"), "%.2f"), fmt(median(cell, count, key, "silent"), "%.1f"), \
+				fmt(median(cell, count, key, "quiet"), "%.1f"), \
+				fmt(median(cell, count, key, "gap"), "%.1f"), fmt(median(cell, count, key, "peak"), "%.1f"), \
+				fmt(median(cell, count, key, "minavail"), "%.1f"), fmt(median(cell, count, key, "avail0"), "%.1f"), \
+				fmt(median(cell, count, key, "canary"), "%.0f"), distinct(cell, count, key, "exit"), distinct(cell, count, key, "image")
 		}
 		print_targets(mem)
 		print_bmap(mem)
