@@ -43,7 +43,6 @@
  * nothing once running and writes only its log, which is in RAM.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -54,6 +53,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -182,13 +182,23 @@ static long long process_rss_kib(const char *name, pid_t pgid)
 	return group == pgid ? rss_pages * (sysconf(_SC_PAGESIZE) / 1024) : 0;
 }
 
+/* One entry of getdents64, as the kernel lays it out (libcs differ in
+ * what they name it). */
+struct dirent64_layout {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
 /* The summed RSS in KiB of the processes in group PGID, from /proc read
  * through a static buffer (the sampler allocates nothing once running). */
 static long long group_rss_kib(pid_t pgid)
 {
-	static char entries[16384];
+	static _Alignas(8) char entries[16384];
 	long long sum = 0;
-	ssize_t n;
+	long n;
 	int dir;
 
 	if (pgid <= 0)
@@ -196,9 +206,9 @@ static long long group_rss_kib(pid_t pgid)
 	dir = open("/proc", O_RDONLY | O_DIRECTORY);
 	if (dir < 0)
 		return -1;
-	while ((n = getdents64(dir, entries, sizeof entries)) > 0) {
-		for (ssize_t at = 0; at < n;) {
-			struct dirent64 *entry = (struct dirent64 *)(entries + at);
+	while ((n = syscall(SYS_getdents64, dir, entries, sizeof entries)) > 0) {
+		for (long at = 0; at < n;) {
+			struct dirent64_layout *entry = (struct dirent64_layout *)(entries + at);
 
 			if (entry->d_name[0] >= '1' && entry->d_name[0] <= '9')
 				sum += process_rss_kib(entry->d_name, pgid);
