@@ -19,7 +19,8 @@
  *                     pipeline, the second command's status unless it is
  *                     0, then the first's (sh's pipefail), and the sum of
  *                     both commands' peaks
- *   P T STATUS MAXRSS one command of a pipeline ended (before the X line)
+ *   P T N STATUS MAXRSS  command N (1 or 2) of a pipeline ended (before
+ *                     the X line)
  *
  * GROUP_RSS is the sum of the RSS (KiB) of every process in the
  * commands' process group when the sample was taken: the command, its
@@ -313,8 +314,8 @@ static int reap(FILE *log, int64_t t0, struct command *cmds, int n)
 			WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		cmds[i].maxrss = got < 0 ? -1 : usage.ru_maxrss;
 		if (n > 1)
-			fprintf(log, "P %lld %d %ld\n", (long long)((now_us() - t0) / 1000),
-				cmds[i].status, cmds[i].maxrss);
+			fprintf(log, "P %lld %d %d %ld\n", (long long)((now_us() - t0) / 1000),
+				i + 1, cmds[i].status, cmds[i].maxrss);
 	}
 	return running;
 }
