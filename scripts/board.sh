@@ -22,7 +22,7 @@
 #   CONTENDERS ["zerobox busybox gnu"]
 #   WRITES     ["plain fsync nocache direct pipe nocache-1G"; also
 #              pipe-nocache, verify (conv=verify: zerobox only), and
-#              bmap, bmap-nocache (below)]
+#              bmap, bmap-nocache, bmap-xz (below)]
 #   READS      ["read-1G read-direct"]
 #   KERNEL (newest /boot/vmlinuz-*), BUSYBOX (/bin/busybox), GNU_DD
 #   (/bin/dd), QEMU (qemu-system-x86_64), ACCEL (tcg), CC (cc)
@@ -46,8 +46,26 @@
 # 2 MiB.  Issue 24's run:
 #   make check-board MEMS=64 WRITES="bmap bmap-nocache" READS= \
 #       CONTENDERS="zerobox bmaptool gnu" ROUNDS=3   (docs/bmap.md)
+#
+# bmap-xz (zerobox and bmaptool only): the same image compressed on the
+# host with xz -T1 at its default preset (LZMA2, 8 MiB dictionary), on
+# its own fast disk, raw, zero-padded to a whole sector (xz's stream
+# padding).  zerobox writes it as one pipeline, `zerobox xzcat DISK |
+# zerobox dd of=CARD bmap=os.bmap conv=verify status=progress`, which
+# the sampler starts itself (no sh) to sum both processes' wait4 peak
+# RSS; bmaptool runs `bmaptool copy --bmap os.bmap os.img.xz CARD`,
+# where os.img.xz is a link to the disk in the chroot's /tmp, and pipes
+# it through the host's xz -d (over 9p).  The table's "sampled group
+# RSS" sums, every 100 ms, the RSS of the run's process group: both
+# pipeline commands, or bmaptool with its sh and xz.  The exit status is
+# also 1 when zerobox's median wall time over the rounds passes
+# bmaptool's by more than XZ_SLACK percent [10], or the pipeline's
+# summed peak RSS passes XZ_RSS_MIB [the dictionary + 2].  Issue 40's run:
+#   make check-board MEMS=64 IMAGE_MIB=64 CONTENDERS="zerobox bmaptool" \
+#       WRITES="bmap bmap-xz" READS= ROUNDS=3   (docs/bmap.md)
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static
-#        cpio kmod gcc coreutils libc-bin; for bmap, e2fsprogs bmap-tools
+#        cpio kmod gcc coreutils libc-bin; for bmap, e2fsprogs bmap-tools;
+#        for bmap-xz, xz-utils
 set -eu
 . "$(dirname "$0")/guest.sh"
 : "${MEMS:=64 48}" "${BOOT_MIB:=256}" "${IMAGE_MIB:=256}" "${ROUNDS:=1}"
@@ -55,17 +73,22 @@ set -eu
 : "${CONTENDERS=zerobox busybox gnu}"
 : "${WRITES=plain fsync nocache direct pipe nocache-1G}"
 : "${READS=read-1G read-direct}"
-: "${GNU_DD:=/bin/dd}" "${CC:=cc}"
+: "${GNU_DD:=/bin/dd}" "${CC:=cc}" "${XZ_SLACK:=10}" "${XZ_RSS_MIB:=}"
 case " $WRITES " in
 *" bmap"*) bmap=1 ;;
 *) bmap= ;;
+esac
+case " $WRITES " in
+*" bmap-xz "*) bmap_xz=1 ;;
+*) bmap_xz= ;;
 esac
 case " $CONTENDERS " in
 *" bmaptool "*) share=1 ;;
 *) share= ;;
 esac
 guest_check_host check-board "$GNU_DD:coreutils" modprobe:kmod ldd:libc-bin "$CC:gcc" \
-	${bmap:+mkfs.ext4:e2fsprogs bmaptool:bmap-tools} ${share:+python3:python3}
+	${bmap:+mkfs.ext4:e2fsprogs bmaptool:bmap-tools} ${share:+python3:python3} \
+	${bmap_xz:+xz:xz-utils}
 say() { echo "board: $*" >&2; }
 
 rm -rf "$work"
@@ -107,6 +130,21 @@ if [ -n "$bmap" ]; then
 		awk -F- '{ print $1, ($2 == "" ? $1 : $2) }' > "$work/os.ranges"
 	say "bmap image: $(grep -o '<MappedBlocksCount> *[0-9]*' "$work/os.bmap" | tr -dc 0-9) of $((IMAGE_MIB * 1048576 / block_size)) blocks of $block_size bytes mapped, $(wc -l < "$work/os.ranges") ranges"
 fi
+xz_note=
+if [ -n "$bmap_xz" ]; then
+	# The image as shipped: xz's default preset, one thread.  The guest's
+	# disk holds it zero-padded to a whole sector, which is xz's stream
+	# padding (a multiple of 4 bytes), so both tools read a valid .xz.
+	xz -T1 -c "$work/os.img" > "$work/os.img.xz"
+	cp "$work/os.img.xz" "$work/xz.img"
+	truncate -s %512 "$work/xz.img"
+	xz_dict=$(xz -lvv "$work/os.img.xz" | grep -o 'dict=[0-9]*MiB' | sort -u)
+	# The pipeline's bound: xzcat's dictionary, plus 2 MiB for dd's
+	# records and both processes' own pages.
+	[ -n "$XZ_RSS_MIB" ] || XZ_RSS_MIB=$(( $(echo "$xz_dict" | tr -dc 0-9) + 2 ))
+	xz_note="the image as os.img.xz, xz -T1 (preset 6, LZMA2 $xz_dict), $(wc -c < "$work/os.img.xz") bytes"
+	say "bmap-xz: $xz_note"
+fi
 nwrites=0
 for s in $WRITES; do for c in $CONTENDERS; do nwrites=$((nwrites + 1)); done; done
 # The write runs' target disks, by serial: t01, t02, ...
@@ -137,6 +175,7 @@ boot() {
 	guest_disk "$work/scr.img" scr
 	guest_disk "$work/rd.img" rd "readonly=on,$throttle"
 	[ -z "$bmap" ] || guest_disk "$work/os.img" os readonly=on
+	[ -z "$bmap_xz" ] || guest_disk "$work/xz.img" xz readonly=on
 	# The host's / for bmaptool (one export: remap the file ids of the
 	# file systems under it).
 	[ -z "$share" ] ||
@@ -190,6 +229,7 @@ while [ $round -lt "$ROUNDS" ]; do
 done
 
 awk -v image_mib="$IMAGE_MIB" -v rate="$RATE" -v read_rate="$READ_RATE" \
+	-v xz_slack="$XZ_SLACK" -v xz_rss_mib="$XZ_RSS_MIB" -v xz_note="$xz_note" \
 	-f "$src/testsuite/board/report.awk" $inputs > "$work/report.md"
 cat "$work/report.md"
 grep -q 'FAIL:' "$work/report.md" && status=1

@@ -12,8 +12,11 @@
 # rounds (and bmaptool's own "copying time", which leaves out its
 # start-up); under it zerobox against issue 24's targets (no more sectors
 # than bmaptool at its fewest, peak RSS at most 2 MiB, every mapped
-# range intact on every target).
-# Variables: image_mib, rate, read_rate (bytes/s of the throttle).
+# range intact on every target) and, for bmap-xz (the .xz piped through
+# xzcat), issue 40's: the pipeline's median wall time at most bmaptool's
+# plus xz_slack percent, its summed peak RSS at most xz_rss_mib.
+# Variables: image_mib, rate, read_rate (bytes/s of the throttle),
+# xz_slack, xz_rss_mib, xz_note (the .xz, for the bmap table's heading).
 
 function mib(kib) { return sprintf("%.1f", kib / 1024) }
 
@@ -36,12 +39,14 @@ function device_at(t,    i, f) {
 	return sdev[i - 1] + f * (sdev[i] - sdev[i - 1])
 }
 
-# The median of the numbers in cell[key, col, 1..count]; "n/a" when none.
-function median(key, col,    i, j, n, v, tmp) {
+# The median of the numbers in cells[key, col, 1..counts[key]]; "n/a"
+# when none.  cells and counts are cell and count, or the bmap runs'
+# bcell and bcount.
+function median(cells, counts, key, col,    i, j, n, v, tmp) {
 	n = 0
-	for (i = 1; i <= count[key]; i++)
-		if (cell[key, col, i] != "n/a")
-			v[++n] = cell[key, col, i] + 0
+	for (i = 1; i <= counts[key]; i++)
+		if (cells[key, col, i] != "n/a")
+			v[++n] = cells[key, col, i] + 0
 	if (n == 0)
 		return "n/a"
 	for (i = 2; i <= n; i++)
@@ -73,12 +78,13 @@ function worse_target(mem, what, value) {
 }
 
 function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
-		ideal, exitst, ok, key, n, quiet) {
+		ideal, exitst, ok, key, n, quiet, group) {
 	if (run_name == "")
 		return
-	peak = 0; minavail = -1; canary = 0
+	peak = 0; minavail = -1; canary = 0; group = 0
 	for (i = 1; i <= ns; i++) {
 		if (sdw[i] > peak) peak = sdw[i]
+		if (sgroup[i] > group) group = sgroup[i]
 		if (minavail < 0 || savail[i] < minavail) minavail = savail[i]
 		if (scanary[i] > canary) canary = scanary[i]
 	}
@@ -106,7 +112,7 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 	if (run_scenario ~ /^bmap/) {
 		bmap_run(run_mem, run_scenario, run_contender, exitst,
 			verdict[run_mem " " run_name], wall, sdev[ns] / 512, xmaxrss, peak,
-			own_copy)
+			own_copy, group)
 		run_name = ""
 		return
 	}
@@ -175,7 +181,7 @@ function finish_run(    i, peak, minavail, canary, gap, g, silent, wall,
 
 # One run of a bmap scenario: its cells go to bcell[key, column, n].
 function bmap_run(mem, scenario, contender, exitst, ok, wall, sectors, rss,
-		dirty, own,    key, n) {
+		dirty, own, group,    key, n) {
 	if (rss == "" || rss < 0)
 		rss = ""
 	key = mem SUBSEP scenario SUBSEP contender
@@ -187,6 +193,7 @@ function bmap_run(mem, scenario, contender, exitst, ok, wall, sectors, rss,
 	bcell[key, "sectors", n] = sectors
 	bcell[key, "mib", n] = sectors / 2048
 	bcell[key, "rss", n] = rss == "" ? "n/a" : rss / 1024
+	bcell[key, "group", n] = group / 1024
 	bcell[key, "dirty", n] = dirty / 1024
 	bcell[key, "exit", n] = exitst
 	bcell[key, "image", n] = ok
@@ -197,13 +204,18 @@ function bmap_run(mem, scenario, contender, exitst, ok, wall, sectors, rss,
 	if (ok != "ok")
 		bfail[mem] = bfail[mem] (bfail[mem] == "" ? "" : "; ") \
 			sprintf("%s %s: mapped ranges %s", scenario, contender, ok)
+	if (contender == "zerobox" && scenario == "bmap-xz") {
+		if (!((mem) in zbx_rss) || rss == "" || rss > zbx_rss[mem])
+			zbx_rss[mem] = rss == "" ? 1e9 : rss
+	}
 	if (contender == "zerobox") {
 		if (exitst != 0)
 			bfail[mem] = bfail[mem] (bfail[mem] == "" ? "" : "; ") \
 				sprintf("%s zerobox: exit %s", scenario, exitst)
 		if (!((mem) in zb_sectors) || sectors > zb_sectors[mem])
 			zb_sectors[mem] = sectors
-		if (!((mem) in zb_rss) || rss == "" || rss > zb_rss[mem])
+		if (scenario != "bmap-xz" &&
+		    (!((mem) in zb_rss) || rss == "" || rss > zb_rss[mem]))
 			zb_rss[mem] = rss == "" ? 1e9 : rss
 	}
 	if (contender == "bmaptool" && exitst == 0 &&
@@ -227,6 +239,27 @@ function brange(key, col, format,    i, lo, hi, v, n) {
 		sprintf(format "–" format, lo, hi)
 }
 
+# Issue 40's target lines for bmap-xz on a board of MEM MiB, if it ran.
+function xz_targets(mem,    zb, bt, zb_wall, bt_wall, out) {
+	zb = mem SUBSEP "bmap-xz" SUBSEP "zerobox"
+	bt = mem SUBSEP "bmap-xz" SUBSEP "bmaptool"
+	out = ""
+	if (!(zb in bcount))
+		return out
+	if (bt in bcount) {
+		zb_wall = median(bcell, bcount, zb, "wall")
+		bt_wall = median(bcell, bcount, bt, "wall")
+		out = out target(sprintf("bmap-xz wall time, zerobox's pipeline at most bmaptool's + %d%%", xz_slack), \
+			zb_wall != "n/a" && bt_wall != "n/a" && \
+			zb_wall <= bt_wall * (1 + xz_slack / 100), \
+			sprintf("%s s against %s s", fmt(zb_wall, "%.1f"), fmt(bt_wall, "%.1f")))
+	}
+	out = out target("bmap-xz pipeline peak RSS (xzcat + dd, summed)", \
+		zbx_rss[mem] <= xz_rss_mib * 1024, \
+		sprintf("%.2f MiB, at most %s", zbx_rss[mem] / 1024, xz_rss_mib))
+	return out
+}
+
 function print_bmap(mem,    k, key, part, out, n) {
 	n = 0
 	for (k = 1; k <= nbkeys; k++) {
@@ -237,15 +270,17 @@ function print_bmap(mem,    k, key, part, out, n) {
 			printf "\n#### bmap: a %d MiB sparse ext4 image, %d MiB of RAM, card at %.1f MB/s write%s\n\n", \
 				image_mib, mem, rate / 1e6, \
 				(bcount[border[k]] > 1 ? ", " bcount[border[k]] " rounds (min–max)" : "")
-			print "| scenario | tool | sectors written | MiB written | wall s | its own copying time s | peak RSS MiB | peak Dirty+Writeback MiB | exit | mapped ranges |"
-			print "|---|---|---:|---:|---:|---:|---:|---:|---|---|"
+			if (xz_note != "")
+				printf "bmap-xz: %s\n\n", xz_note
+			print "| scenario | tool | sectors written | MiB written | wall s | its own copying time s | peak RSS MiB | sampled group RSS MiB | peak Dirty+Writeback MiB | exit | mapped ranges |"
+			print "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|"
 		}
 		key = border[k]
-		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
+		printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
 			part[2], part[3], brange(key, "sectors", "%d"), \
 			brange(key, "mib", "%.1f"), brange(key, "wall", "%.1f"), \
 			brange(key, "own", "%.1f"), brange(key, "rss", "%.1f"), \
-			brange(key, "dirty", "%.1f"), \
+			brange(key, "group", "%.1f"), brange(key, "dirty", "%.1f"), \
 			distinct(bcell, bcount, key, "exit"), distinct(bcell, bcount, key, "image")
 	}
 	if (n == 0)
@@ -256,12 +291,14 @@ function print_bmap(mem,    k, key, part, out, n) {
 			out = out target("sectors written, zerobox at most bmaptool's", \
 				zb_sectors[mem] <= bt_sectors[mem], \
 				sprintf("%d against %d", zb_sectors[mem], bt_sectors[mem]))
-		out = out target("zerobox peak RSS", zb_rss[mem] <= 2048, \
-			sprintf("%.2f MiB, at most 2", zb_rss[mem] / 1024))
+		if (mem in zb_rss)
+			out = out target("zerobox peak RSS", zb_rss[mem] <= 2048, \
+				sprintf("%.2f MiB, at most 2", zb_rss[mem] / 1024))
 	}
 	out = out target("mapped ranges intact, exit 0", bfail[mem] == "", \
 		bfail[mem] == "" ? "every target" : bfail[mem])
-	printf "\nissue 24's targets (worst of the rounds):\n\n%s", out
+	out = out xz_targets(mem)
+	printf "\nissue 24's and 40's targets (worst of the rounds; wall times: medians):\n\n%s", out
 	if (out ~ /FAIL:/)
 		failures = failures sprintf("FAIL: %s MiB: bmap misses a target\n", mem)
 }
@@ -326,6 +363,7 @@ $1 == "R" {
 $1 == "S" {
 	ns++
 	st[ns] = $2; savail[ns] = $3; sdw[ns] = $4 + $5; scanary[ns] = $8
+	sgroup[ns] = $9 + 0
 	sdev[ns] = (run_kind == "read" ? $6 : $7) * 512
 	if (ns == 1) { dev0 = sdev[1]; avail0 = $3 }
 	sdev[ns] -= dev0
@@ -382,12 +420,12 @@ END {
 				continue
 			key = order[k]
 			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", \
-				part[2], part[3], fmt(median(key, "wall"), "%.1f"), \
-				fmt(median(key, "ratio"), "%.2f"), fmt(median(key, "silent"), "%.1f"), \
-				fmt(median(key, "quiet"), "%.1f"), \
-				fmt(median(key, "gap"), "%.1f"), fmt(median(key, "peak"), "%.1f"), \
-				fmt(median(key, "minavail"), "%.1f"), fmt(median(key, "avail0"), "%.1f"), \
-				fmt(median(key, "canary"), "%.0f"), distinct(cell, count, key, "exit"), distinct(cell, count, key, "image")
+				part[2], part[3], fmt(median(cell, count, key, "wall"), "%.1f"), \
+				fmt(median(cell, count, key, "ratio"), "%.2f"), fmt(median(cell, count, key, "silent"), "%.1f"), \
+				fmt(median(cell, count, key, "quiet"), "%.1f"), \
+				fmt(median(cell, count, key, "gap"), "%.1f"), fmt(median(cell, count, key, "peak"), "%.1f"), \
+				fmt(median(cell, count, key, "minavail"), "%.1f"), fmt(median(cell, count, key, "avail0"), "%.1f"), \
+				fmt(median(cell, count, key, "canary"), "%.0f"), distinct(cell, count, key, "exit"), distinct(cell, count, key, "image")
 		}
 		print_targets(mem)
 		print_bmap(mem)
