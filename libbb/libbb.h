@@ -299,12 +299,13 @@ unsigned digit_value(char c);
 enum number_mode {
 	NUMBER_DD,          /* GNU dd: parse_size's grammar, "x" products */
 	NUMBER_COUNT,       /* GNU xstrtoumax: one factor, no extra "B" */
+	NUMBER_XZ,          /* xz: decimal, a letter with "i", "iB", "B": 1024^n */
 	NUMBER_OFFSET,      /* diffutils: 0x/0/decimal, then NUMBER_COUNT's suffix */
 	NUMBER_RESCUE,      /* GNU ddrescue: 0x/0/decimal, k Ki M Mi.., s, B */
 	NUMBER_INTEGER,     /* a C++ integer constant: 0x/0/decimal alone */
 };  /* (the last two only with DDRESCUE, their user; else refused) */
 struct number_syntax {
-	const struct size_suffix *suffixes; /* NUMBER_DD, _COUNT, _OFFSET */
+	const struct size_suffix *suffixes; /* NUMBER_DD, _COUNT, _XZ, _OFFSET */
 	uint64_t sector;                    /* what NUMBER_RESCUE's "s" means
 					       (0: "s" refused) */
 	enum number_mode mode;
