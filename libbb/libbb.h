@@ -724,6 +724,12 @@ struct unpack_io {
 enum { UNPACK_KEEP = 8, UNPACK_IN_SIZE = 64 << 10 };
 bool unpack_fill(struct unpack_io *io);
 bool unpack_read_failed(const struct unpack_io *io);
+/* The next input byte, or -1 at the end of the input or after a read
+ * error (unpack_read_failed tells which); unpack_input.c. */
+int unpack_next_byte(struct unpack_io *io);
+/* Copy the next n input bytes to dst.  Returns how many: fewer than n
+ * only at the end of the input or after a read error. */
+size_t unpack_read(struct unpack_io *io, void *dst, size_t n);
 /* Decoded bytes: written whole to the output (dropped under -t). 0,
  * or -1 after reporting a write error (the decoder then returns
  * UNPACK_ERROR at once). */

@@ -26,15 +26,6 @@ enum xz_status {
 	XZ_LZMA_ALONE,          /* the same, for a .lzma file */
 };
 
-/* ---- input (xz_input.c) -------------------------------------------- */
-
-/* The next input byte, or -1 at the end of the input or after a read
- * error (unpack_read_failed tells which). */
-int xz_next_byte(struct unpack_io *io);
-/* Copy the next n input bytes to dst.  Returns how many: fewer than n
- * only at the end of the input or after a read error. */
-size_t xz_read(struct unpack_io *io, void *dst, size_t n);
-
 /* ---- the dictionary window and the LZMA decoder (lzma_dec.c) ------- */
 
 /*

@@ -375,7 +375,7 @@ enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte)
 	enum xz_status st;
 
 	h[0] = (unsigned char)size_byte;
-	if (xz_read(x->io, h + 1, size - 1) < size - 1)
+	if (unpack_read(x->io, h + 1, size - 1) < size - 1)
 		return XZ_TRUNCATED;
 	memset(&b, 0, sizeof(b));
 	st = parse_header(x, &b, h);
@@ -391,12 +391,12 @@ enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte)
 		return XZ_CORRUPT;
 	/* Block Padding, then the Check. */
 	for (uint64_t pad = used; pad % 4; pad++) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c != 0)
 			return c < 0 ? XZ_TRUNCATED : XZ_CORRUPT;
 	}
-	if (xz_read(x->io, field, check_size) < check_size)
+	if (unpack_read(x->io, field, check_size) < check_size)
 		return XZ_TRUNCATED;
 	if (!check_matches(x->check, &b.sum, field))
 		return XZ_CORRUPT;

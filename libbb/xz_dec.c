@@ -68,7 +68,7 @@ struct index_reader {
 
 static enum xz_status index_byte(struct xz_dec *x, struct index_reader *r, unsigned *byte)
 {
-	int c = xz_next_byte(x->io);
+	int c = unpack_next_byte(x->io);
 	unsigned char b = (unsigned char)c;
 
 	if (c < 0)
@@ -128,7 +128,7 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 	/* Then, as xz finds things: with the CRC32's first byte there, the
 	 * records against the blocks; the CRC32 a byte at a time. */
 	for (int i = 0; st == XZ_OK && i < 4; i++) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c < 0)
 			st = XZ_TRUNCATED;
@@ -145,7 +145,7 @@ static enum xz_status stream_footer(struct xz_dec *x, const unsigned char *heade
 {
 	unsigned char f[12];
 
-	if (xz_read(x->io, f, sizeof(f)) < sizeof(f))
+	if (unpack_read(x->io, f, sizeof(f)) < sizeof(f))
 		return XZ_TRUNCATED;
 	if (f[10] != 'Y' || f[11] != 'Z' || crc32_update(0, f + 4, 6) != get_le32(f))
 		return XZ_CORRUPT;
@@ -166,7 +166,7 @@ static enum xz_status decode_stream(struct xz_dec *x, const unsigned char *h)
 	uint64_t index_size;
 
 	while (st == XZ_OK) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c < 0)
 			return XZ_TRUNCATED;
@@ -186,7 +186,7 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 	uint64_t zeros = 0;
 	int c;
 
-	while ((c = xz_next_byte(x->io)) == 0)
+	while ((c = unpack_next_byte(x->io)) == 0)
 		zeros++;
 	*more = c > 0;
 	if (c < 0 && unpack_read_failed(x->io))
@@ -196,7 +196,7 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 	if (c < 0)
 		return XZ_OK;
 	h[0] = (unsigned char)c;
-	if (xz_read(x->io, h + 1, STREAM_HEADER_SIZE - 1) < STREAM_HEADER_SIZE - 1)
+	if (unpack_read(x->io, h + 1, STREAM_HEADER_SIZE - 1) < STREAM_HEADER_SIZE - 1)
 		return XZ_TRUNCATED;
 	return memcmp(h, header_magic, sizeof(header_magic)) ? XZ_CORRUPT : XZ_OK;
 }
@@ -204,13 +204,13 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 static enum xz_status decode_file(struct xz_dec *x)
 {
 	unsigned char h[STREAM_HEADER_SIZE + 1];
-	size_t n = xz_read(x->io, h, STREAM_HEADER_SIZE);
+	size_t n = unpack_read(x->io, h, STREAM_HEADER_SIZE);
 	enum xz_status st;
 	bool more = true;
 
 	if (n < sizeof(header_magic) || memcmp(h, header_magic, sizeof(header_magic)) != 0) {
 		if (n == STREAM_HEADER_SIZE)
-			n += xz_read(x->io, h + n, 1);
+			n += unpack_read(x->io, h + n, 1);
 		if (n > STREAM_HEADER_SIZE && looks_like_lzma(h))
 			return XZ_LZMA_ALONE;
 		if (unpack_read_failed(x->io))
