@@ -68,9 +68,7 @@ static size_t xz_check_size(unsigned check)
 	return check ? (size_t)4 << (check - 1) / 3 : 0;
 }
 
-/* A variable-length integer at p, at most end - p bytes: its length, or
- * 0 if it is invalid (over 9 bytes, a needless zero byte, cut). */
-static size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
+size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
 {
 	size_t n = 0;
 
@@ -81,12 +79,6 @@ static size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint6
 		*v |= (uint64_t)(p[n] & 0x7F) << (7 * n);
 	} while (p[n++] & 0x80);
 	return n;
-}
-
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-		| (uint32_t)p[3] << 24;
 }
 
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed)

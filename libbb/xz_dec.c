@@ -13,19 +13,6 @@ enum { STREAM_HEADER_SIZE = 12, UNPADDED_MIN = 5 };
 
 static const unsigned char header_magic[6] = { 0xFD, '7', 'z', 'X', 'Z', 0x00 };
 
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-		| (uint32_t)p[3] << 24;
-}
-
-/* Do the blocks seen and the records listed agree? */
-static bool index_sums_equal(const struct xz_index_sum *a, const struct xz_index_sum *b)
-{
-	return a->count == b->count && a->unpadded == b->unpadded
-		&& a->uncompressed == b->uncompressed && a->hash == b->hash;
-}
-
 /* Would xz take these 13 bytes for a .lzma (LZMA_Alone) header?  Its
  * test: valid properties, a dictionary size of 2^n or 2^n + 2^(n-1)
  * (or 2^32 - 1), and a size unknown or below 256 GiB. */
@@ -79,23 +66,25 @@ static enum xz_status index_byte(struct xz_dec *x, struct index_reader *r, unsig
 	return XZ_OK;
 }
 
-/* A variable-length integer of the index: at most 9 bytes, no needless
- * zero byte at its end. */
+/* A variable-length integer of the index: its bytes up to the one
+ * without the continuation bit (at most 9), then as in a block header. */
 static enum xz_status index_vli(struct xz_dec *x, struct index_reader *r, uint64_t *v)
 {
-	*v = 0;
-	for (unsigned n = 0;; n++) {
-		unsigned c;
-		enum xz_status st = index_byte(x, r, &c);
+	unsigned char b[9];
+	size_t n = 0;
 
+	do {
+		unsigned c;
+		enum xz_status st;
+
+		if (n == sizeof(b))
+			return XZ_CORRUPT;
+		st = index_byte(x, r, &c);
 		if (st != XZ_OK)
 			return st;
-		*v |= (uint64_t)(c & 0x7F) << (7 * n);
-		if (!(c & 0x80))
-			return n && !c ? XZ_CORRUPT : XZ_OK;
-		if (n == 8)
-			return XZ_CORRUPT;
-	}
+		b[n] = (unsigned char)c;
+	} while (b[n++] & 0x80);
+	return xz_get_vli(b, b + n, v) ? XZ_OK : XZ_CORRUPT;
 }
 
 /* The index (its indicator byte read): the records must be the blocks
@@ -132,7 +121,7 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 
 		if (c < 0)
 			st = XZ_TRUNCATED;
-		else if ((i == 0 && !index_sums_equal(&listed, &x->blocks))
+		else if ((i == 0 && memcmp(&listed, &x->blocks, XZ_INDEX_SUM_BYTES) != 0)
 			 || c != (int)(r.crc >> (8 * i) & 0xff))
 			st = XZ_CORRUPT;
 	}
