@@ -101,7 +101,8 @@ static void xz_option(struct unpack_io *io, int opt, const char *arg)
 	static const struct number_syntax xz_syntax = { units, 0, NUMBER_XZ };
 	size_t len = strlen(arg);
 	bool pct = len && arg[len - 1] == '%';
-	const char *p = arg + strspn(arg, " \t"), *end = arg + len - pct, *s = p;
+	const char *s = arg + strspn(arg, " \t"), *unit = s + strspn(s, "0123456789");
+	const char *end = arg + len - pct;
 	uint64_t v, max = pct ? 100 : UINT64_MAX;
 	struct sysinfo si;
 	enum parse_size_result r;
@@ -111,13 +112,12 @@ static void xz_option(struct unpack_io *io, int opt, const char *arg)
 		io->mem_limit = UINT64_MAX;
 		return;
 	}
-	if (*p < '0' || *p > '9')
+	if (unit == s)
 		bb_error_msg_and_die("%.*s: Value is not a non-negative decimal integer",
 				     (int)(end - arg), arg);
 	r = scan_number(&s, &xz_syntax, &v);
 	if (s != end) {
-		p += strspn(p, "0123456789");
-		bb_error_msg("%.*s: Invalid multiplier suffix", (int)(end - p), p);
+		bb_error_msg("%.*s: Invalid multiplier suffix", (int)(end - unit), unit);
 		bb_error_msg_and_die("Valid suffixes are `KiB' (2^10), `MiB' (2^20), "
 				     "and `GiB' (2^30).");
 	}
