@@ -101,8 +101,7 @@ static void xz_option(struct unpack_io *io, int opt, const char *arg)
 	static const struct number_syntax xz_syntax = { units, 0, NUMBER_XZ };
 	size_t len = strlen(arg);
 	bool pct = len && arg[len - 1] == '%';
-	const char *s = arg + strspn(arg, " \t"), *unit = s + strspn(s, "0123456789");
-	const char *end = arg + len - pct;
+	const char *s = arg, *unit, *end = arg + len - pct;
 	uint64_t v, max = pct ? 100 : UINT64_MAX;
 	struct sysinfo si;
 	enum parse_size_result r;
@@ -112,6 +111,10 @@ static void xz_option(struct unpack_io *io, int opt, const char *arg)
 		io->mem_limit = UINT64_MAX;
 		return;
 	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (unit = s; *unit >= '0' && *unit <= '9'; unit++)
+		continue;
 	if (unit == s)
 		bb_error_msg_and_die("%.*s: Value is not a non-negative decimal integer",
 				     (int)(end - arg), arg);
