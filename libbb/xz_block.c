@@ -83,12 +83,10 @@ size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
 
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed)
 {
-	unsigned char pair[16];
+	/* In the machine's byte order: both sums are made here, and only
+	 * compared with each other. */
+	const uint64_t pair[2] = { unpadded, uncompressed };
 
-	for (int i = 0; i < 8; i++) {
-		pair[i] = (unsigned char)(unpadded >> (8 * i));
-		pair[8 + i] = (unsigned char)(uncompressed >> (8 * i));
-	}
 	s->hash = crc32_update(s->hash, pair, sizeof(pair));
 	s->count++;
 	s->unpadded += unpadded;
