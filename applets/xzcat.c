@@ -87,63 +87,51 @@
 
 static const char *const xz_suffixes[] = { ".xz", "", ".txz", ".tar", NULL };
 
-/* A number as xz reads one: decimal digits, a K, M or G (also as Ki,
- * KiB, KB) for 2^10, 2^20, 2^30, within [min, max]; else xz's message
- * and exit 1.  name is the option's name in the range message. */
-static uint64_t xz_number(const char *name, const char *arg, uint64_t min, uint64_t max)
-{
-	static const char units[] = "kKmMgG";
-	const char *p = arg, *unit;
-	uint64_t v = 0;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (*p < '0' || *p > '9')
-		bb_error_msg_and_die("%s: Value is not a non-negative decimal integer", arg);
-	for (; *p >= '0' && *p <= '9'; p++)
-		if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v))
-			goto range;
-	if (*p) {
-		/* A letter, then nothing, i, iB or B. */
-		const char *rest = p + 1 + (p[1] == 'i');
-
-		unit = strchr(units, *p);
-		if (!unit || (*rest && strcmp(rest, "B") != 0)) {
-			bb_error_msg("%s: Invalid multiplier suffix", p);
-			bb_error_msg_and_die("Valid suffixes are `KiB' (2^10), `MiB' (2^20), "
-					     "and `GiB' (2^30).");
-		}
-		if (__builtin_mul_overflow(v, (uint64_t)1 << (10 * (1 + (unit - units) / 2)), &v))
-			goto range;
-	}
-	if (v >= min && v <= max)
-		return v;
-range:
-	bb_error_msg_and_die("Value of the option `%s' must be in the range [%ju, %ju]",
-			     name, (uintmax_t)min, (uintmax_t)max);
-}
-
-/* -M LIMIT: bytes, N% of the RAM, or 0 or "max" for none. */
+/* -M LIMIT as xz reads it: decimal digits after blanks, a K, M or G
+ * (also as Ki, KiB, KB, lower case) for 2^10, 2^20, 2^30 (NUMBER_XZ);
+ * with a % after it, that share of the RAM (1 to 100); 0 or "max" for
+ * no limit.  Else xz's message, with the value as xz shows it (without
+ * the %), and exit 1. */
 static void xz_option(struct unpack_io *io, int opt, const char *arg)
 {
+	static const struct size_suffix units[] = {
+		{ 'k', 1, 0 }, { 'K', 1, 0 }, { 'm', 2, 0 }, { 'M', 2, 0 },
+		{ 'g', 3, 0 }, { 'G', 3, 0 }, { 0, 0, 0 },
+	};
+	static const struct number_syntax xz_syntax = { units, 0, NUMBER_XZ };
 	size_t len = strlen(arg);
-	uint64_t limit;
+	bool pct = len && arg[len - 1] == '%';
+	const char *s = arg, *unit, *end = arg + len - pct;
+	uint64_t v, max = pct ? 100 : UINT64_MAX;
+	struct sysinfo si;
+	enum parse_size_result r;
 
 	(void)opt;
 	if (strcmp(arg, "max") == 0) {
 		io->mem_limit = UINT64_MAX;
-	} else if (len && arg[len - 1] == '%') {
-		char pct[24];
-		struct sysinfo si;
-
-		bb_format(pct, sizeof(pct), "%.*s", (int)(len - 1 < 20 ? len - 1 : 20), arg);
-		limit = xz_number("memlimit%", pct, 1, 100);
-		io->mem_limit = sysinfo(&si) == 0
-			? (uint64_t)si.totalram * si.mem_unit / 100 * limit : UINT64_MAX;
-	} else {
-		limit = xz_number("memlimit", arg, 0, UINT64_MAX);
-		io->mem_limit = limit ? limit : UINT64_MAX;
+		return;
 	}
+	while (*s == ' ' || *s == '\t')
+		s++;
+	for (unit = s; *unit >= '0' && *unit <= '9'; unit++)
+		continue;
+	if (unit == s)
+		bb_error_msg_and_die("%.*s: Value is not a non-negative decimal integer",
+				     (int)(end - arg), arg);
+	r = scan_number(&s, &xz_syntax, &v);
+	if (s != end) {
+		bb_error_msg("%.*s: Invalid multiplier suffix", (int)(end - unit), unit);
+		bb_error_msg_and_die("Valid suffixes are `KiB' (2^10), `MiB' (2^20), "
+				     "and `GiB' (2^30).");
+	}
+	if (r != PARSE_SIZE_OK || v < pct || v > max)
+		bb_error_msg_and_die("Value of the option `%s' must be in the range [%u, %ju]",
+				     pct ? "memlimit%" : "memlimit", pct, (uintmax_t)max);
+	if (pct)
+		io->mem_limit = sysinfo(&si) == 0
+			? (uint64_t)si.totalram * si.mem_unit / 100 * v : UINT64_MAX;
+	else
+		io->mem_limit = v ? v : UINT64_MAX;
 }
 
 static const struct unpack_format xz_format = {

@@ -13,12 +13,6 @@
  */
 #include "xz.h"
 
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-		| (uint32_t)p[3] << 24;
-}
-
 static void put_le32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;

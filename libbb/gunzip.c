@@ -17,14 +17,6 @@ enum {
 	METHOD_DEFLATE = 8,
 };
 
-/* The next input byte, or -1 at the end of the input. */
-static int next_byte(struct unpack_io *io)
-{
-	if (io->in_next == io->in_end && !unpack_fill(io))
-		return -1;
-	return *io->in_next++;
-}
-
 /* The input ended inside a member: gzip stops there. */
 static enum unpack_result truncated(struct unpack_io *io)
 {
@@ -43,7 +35,7 @@ static bool read_bytes(struct unpack_io *io, uint32_t *crc, unsigned char *buf,
 	unsigned i = 0;
 
 	do {
-		int c = next_byte(io);
+		int c = unpack_next_byte(io);
 		unsigned char b = (unsigned char)c;
 
 		if (c < 0)
@@ -143,7 +135,7 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 		return UNPACK_ERROR;
 	}
 	for (unsigned n = 0; r == UNPACK_OK; n++) {
-		int b0 = next_byte(io), b1 = b0 < 0 ? -1 : next_byte(io);
+		int b0 = unpack_next_byte(io), b1 = b0 < 0 ? -1 : unpack_next_byte(io);
 		unsigned char magic[2] = { (unsigned char)b0, (unsigned char)b1 };
 
 		if (b0 < 0 && !unpack_read_failed(io) && (n || io->copy_unknown))
@@ -168,7 +160,7 @@ enum unpack_result gunzip_decode(struct unpack_io *io)
 			/* After the last member: zeros to the end are
 			 * fine, anything else is garbage. */
 			while (b0 == 0 && b1 == 0)
-				b1 = next_byte(io);
+				b1 = unpack_next_byte(io);
 			if (b0 == 0 && b1 < 0) {
 				r = unpack_read_failed(io) ? UNPACK_ERROR : UNPACK_OK;
 			} else {

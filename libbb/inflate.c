@@ -193,11 +193,13 @@ static void refill_slow(struct inflate *z)
 	struct unpack_io *io = z->io;
 
 	while (z->nbits <= 56) {
-		if (io->in_next == io->in_end && !unpack_fill(io)) {
+		int c = unpack_next_byte(io);
+
+		if (c < 0) {
 			z->short_input = true;
 			return;
 		}
-		z->bits |= (uint64_t)*io->in_next++ << z->nbits;
+		z->bits |= (uint64_t)c << z->nbits;
 		z->nbits += 8;
 	}
 }

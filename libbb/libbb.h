@@ -299,12 +299,13 @@ unsigned digit_value(char c);
 enum number_mode {
 	NUMBER_DD,          /* GNU dd: parse_size's grammar, "x" products */
 	NUMBER_COUNT,       /* GNU xstrtoumax: one factor, no extra "B" */
+	NUMBER_XZ,          /* xz: decimal, a letter with "i", "iB", "B": 1024^n */
 	NUMBER_OFFSET,      /* diffutils: 0x/0/decimal, then NUMBER_COUNT's suffix */
 	NUMBER_RESCUE,      /* GNU ddrescue: 0x/0/decimal, k Ki M Mi.., s, B */
 	NUMBER_INTEGER,     /* a C++ integer constant: 0x/0/decimal alone */
 };  /* (the last two only with DDRESCUE, their user; else refused) */
 struct number_syntax {
-	const struct size_suffix *suffixes; /* NUMBER_DD, _COUNT, _OFFSET */
+	const struct size_suffix *suffixes; /* NUMBER_DD, _COUNT, _XZ, _OFFSET */
 	uint64_t sector;                    /* what NUMBER_RESCUE's "s" means
 					       (0: "s" refused) */
 	enum number_mode mode;
@@ -723,6 +724,12 @@ struct unpack_io {
 enum { UNPACK_KEEP = 8, UNPACK_IN_SIZE = 64 << 10 };
 bool unpack_fill(struct unpack_io *io);
 bool unpack_read_failed(const struct unpack_io *io);
+/* The next input byte, or -1 at the end of the input or after a read
+ * error (unpack_read_failed tells which); unpack_input.c. */
+int unpack_next_byte(struct unpack_io *io);
+/* Copy the next n input bytes to dst.  Returns how many: fewer than n
+ * only at the end of the input or after a read error. */
+size_t unpack_read(struct unpack_io *io, void *dst, size_t n);
 /* Decoded bytes: written whole to the output (dropped under -t). 0,
  * or -1 after reporting a write error (the decoder then returns
  * UNPACK_ERROR at once). */

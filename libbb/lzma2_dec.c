@@ -41,7 +41,7 @@ static int take_byte(struct lzma2_dec *d, struct unpack_io *io)
 	if (d->in_left == 0)
 		return -2;
 	d->in_left--;
-	return xz_next_byte(io);
+	return unpack_next_byte(io);
 }
 
 static enum xz_status take_fail(int c)
@@ -180,7 +180,7 @@ static enum xz_status take_chunk(struct lzma2_dec *d, struct unpack_io *io, size
 
 		if (!d->gather.data && lazy_buffer_alloc(&d->gather, CHUNK_IN_MAX + LZMA_IN_SLACK))
 			return XZ_NO_MEMORY;
-		got = xz_read(io, d->gather.data, avail);
+		got = unpack_read(io, d->gather.data, avail);
 		if (got < avail) {
 			d->short_in = XZ_TRUNCATED;
 			avail = got;
@@ -264,7 +264,7 @@ static enum xz_status copy_stored(struct lzma2_dec *d, struct unpack_io *io)
 		return XZ_CORRUPT;      /* the block ends inside the chunk */
 	if (d->out_left == 0)
 		return output_full(d, io);
-	got = xz_read(io, w->buf.data + w->pos, n);
+	got = unpack_read(io, w->buf.data + w->pos, n);
 	w->pos += got;
 	d->chunk_left -= (uint32_t)got;
 	d->in_left -= got;

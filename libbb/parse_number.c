@@ -7,6 +7,10 @@
  *                   rules in full);
  *   NUMBER_COUNT    GNU's xstrtoumax (head -c, cmp -n, truncate -s): one
  *                   such factor, without the extra "B" ("2B", "1bB");
+ *   NUMBER_XZ       xz's options (xzcat -M): NUMBER_COUNT's factor, but
+ *                   decimal only, and a letter of the table alone or
+ *                   with "i", "iB" or "B" is 1024^power, no other
+ *                   ending (the caller refuses a sign or no digits);
  *   NUMBER_OFFSET   diffutils' offsets (cmp -i, -n): strtoumax's C
  *                   integer constant (decimal, 0x hex, 0 octal), then an
  *                   xstrtoumax suffix, without the extra "B";
@@ -53,8 +57,9 @@ static bool scale(uint64_t *v, unsigned base, unsigned power)
 
 /* A dd or xstrtoumax suffix at *sp: a letter of the table; a letter with
  * a power takes "iB" (1024^power, also the default) or "B"/"D"
- * (1000^power).  Returns false if *sp holds no letter of the table. */
-static bool table_suffix(const char **sp, const struct size_suffix *t,
+ * (1000^power); in xz's spelling "i", "iB" or "B", all 1024^power.
+ * Returns false if *sp holds no letter of the table. */
+static bool table_suffix(const char **sp, const struct size_suffix *t, bool xz,
 			 uint64_t *v, bool *ovf)
 {
 	const char *s = *sp;
@@ -68,7 +73,10 @@ static bool table_suffix(const char **sp, const struct size_suffix *t,
 	if (!t->power) {
 		*ovf |= __builtin_mul_overflow(*v, t->multiplier, v);
 	} else {
-		if (s[0] == 'i' && s[1] == 'B') {
+		if (xz) {
+			s += *s == 'i';
+			s += *s == 'B';
+		} else if (s[0] == 'i' && s[1] == 'B') {
 			s += 2;
 		} else if (*s == 'B' || *s == 'D') {
 			base = 1000;
@@ -150,7 +158,7 @@ enum parse_size_result scan_number(const char **sp, const struct number_syntax *
 		if (!rescue_suffix(&s, syn->sector, &v, &ovf))
 			return PARSE_SIZE_INVALID;
 	} else if (syn->mode != NUMBER_INTEGER &&
-		   !table_suffix(&s, syn->suffixes, &v, &ovf) && s == *sp) {
+		   !table_suffix(&s, syn->suffixes, syn->mode == NUMBER_XZ, &v, &ovf) && s == *sp) {
 		return PARSE_SIZE_INVALID;
 	}
 	/* dd's one more B, as in "2B" and "1bB" (not "1BB", "1kBB") */

@@ -26,14 +26,12 @@ enum xz_status {
 	XZ_LZMA_ALONE,          /* the same, for a .lzma file */
 };
 
-/* ---- input (xz_input.c) -------------------------------------------- */
-
-/* The next input byte, or -1 at the end of the input or after a read
- * error (unpack_read_failed tells which). */
-int xz_next_byte(struct unpack_io *io);
-/* Copy the next n input bytes to dst.  Returns how many: fewer than n
- * only at the end of the input or after a read error. */
-size_t xz_read(struct unpack_io *io, void *dst, size_t n);
+/* The little-endian 32-bit number at p (any alignment). */
+static inline uint32_t get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
+		| (uint32_t)p[3] << 24;
+}
 
 /* ---- the dictionary window and the LZMA decoder (lzma_dec.c) ------- */
 
@@ -193,6 +191,12 @@ struct xz_index_sum {
 	uint64_t count, unpadded, uncompressed;
 	uint32_t hash;          /* CRC-32 of every (unpadded, uncompressed) pair */
 };
+/* Its bytes without the padding at its end: two sums are equal when
+ * memcmp finds these equal. */
+#define XZ_INDEX_SUM_BYTES (offsetof(struct xz_index_sum, hash) + sizeof(uint32_t))
+/* A variable-length integer at p, at most end - p bytes: its length, or
+ * 0 if it is invalid (over 9 bytes, a needless zero byte, cut). */
+size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v);
 /* Count one more block (or record) into s. */
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed);
 /* The largest Unpadded Size (a multiple of 4 below 2^63). */

@@ -68,9 +68,7 @@ static size_t xz_check_size(unsigned check)
 	return check ? (size_t)4 << (check - 1) / 3 : 0;
 }
 
-/* A variable-length integer at p, at most end - p bytes: its length, or
- * 0 if it is invalid (over 9 bytes, a needless zero byte, cut). */
-static size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
+size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint64_t *v)
 {
 	size_t n = 0;
 
@@ -83,20 +81,12 @@ static size_t xz_get_vli(const unsigned char *p, const unsigned char *end, uint6
 	return n;
 }
 
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-		| (uint32_t)p[3] << 24;
-}
-
 void xz_index_sum_add(struct xz_index_sum *s, uint64_t unpadded, uint64_t uncompressed)
 {
-	unsigned char pair[16];
+	/* In the machine's byte order: both sums are made here, and only
+	 * compared with each other. */
+	const uint64_t pair[2] = { unpadded, uncompressed };
 
-	for (int i = 0; i < 8; i++) {
-		pair[i] = (unsigned char)(unpadded >> (8 * i));
-		pair[8 + i] = (unsigned char)(uncompressed >> (8 * i));
-	}
 	s->hash = crc32_update(s->hash, pair, sizeof(pair));
 	s->count++;
 	s->unpadded += unpadded;
@@ -375,7 +365,7 @@ enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte)
 	enum xz_status st;
 
 	h[0] = (unsigned char)size_byte;
-	if (xz_read(x->io, h + 1, size - 1) < size - 1)
+	if (unpack_read(x->io, h + 1, size - 1) < size - 1)
 		return XZ_TRUNCATED;
 	memset(&b, 0, sizeof(b));
 	st = parse_header(x, &b, h);
@@ -391,12 +381,12 @@ enum xz_status xz_decode_block(struct xz_dec *x, unsigned size_byte)
 		return XZ_CORRUPT;
 	/* Block Padding, then the Check. */
 	for (uint64_t pad = used; pad % 4; pad++) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c != 0)
 			return c < 0 ? XZ_TRUNCATED : XZ_CORRUPT;
 	}
-	if (xz_read(x->io, field, check_size) < check_size)
+	if (unpack_read(x->io, field, check_size) < check_size)
 		return XZ_TRUNCATED;
 	if (!check_matches(x->check, &b.sum, field))
 		return XZ_CORRUPT;

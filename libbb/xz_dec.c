@@ -13,19 +13,6 @@ enum { STREAM_HEADER_SIZE = 12, UNPADDED_MIN = 5 };
 
 static const unsigned char header_magic[6] = { 0xFD, '7', 'z', 'X', 'Z', 0x00 };
 
-static uint32_t get_le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16
-		| (uint32_t)p[3] << 24;
-}
-
-/* Do the blocks seen and the records listed agree? */
-static bool index_sums_equal(const struct xz_index_sum *a, const struct xz_index_sum *b)
-{
-	return a->count == b->count && a->unpadded == b->unpadded
-		&& a->uncompressed == b->uncompressed && a->hash == b->hash;
-}
-
 /* Would xz take these 13 bytes for a .lzma (LZMA_Alone) header?  Its
  * test: valid properties, a dictionary size of 2^n or 2^n + 2^(n-1)
  * (or 2^32 - 1), and a size unknown or below 256 GiB. */
@@ -68,7 +55,7 @@ struct index_reader {
 
 static enum xz_status index_byte(struct xz_dec *x, struct index_reader *r, unsigned *byte)
 {
-	int c = xz_next_byte(x->io);
+	int c = unpack_next_byte(x->io);
 	unsigned char b = (unsigned char)c;
 
 	if (c < 0)
@@ -79,23 +66,25 @@ static enum xz_status index_byte(struct xz_dec *x, struct index_reader *r, unsig
 	return XZ_OK;
 }
 
-/* A variable-length integer of the index: at most 9 bytes, no needless
- * zero byte at its end. */
+/* A variable-length integer of the index: its bytes up to the one
+ * without the continuation bit (at most 9), then as in a block header. */
 static enum xz_status index_vli(struct xz_dec *x, struct index_reader *r, uint64_t *v)
 {
-	*v = 0;
-	for (unsigned n = 0;; n++) {
-		unsigned c;
-		enum xz_status st = index_byte(x, r, &c);
+	unsigned char b[9];
+	size_t n = 0;
 
+	do {
+		unsigned c;
+		enum xz_status st;
+
+		if (n == sizeof(b))
+			return XZ_CORRUPT;
+		st = index_byte(x, r, &c);
 		if (st != XZ_OK)
 			return st;
-		*v |= (uint64_t)(c & 0x7F) << (7 * n);
-		if (!(c & 0x80))
-			return n && !c ? XZ_CORRUPT : XZ_OK;
-		if (n == 8)
-			return XZ_CORRUPT;
-	}
+		b[n] = (unsigned char)c;
+	} while (b[n++] & 0x80);
+	return xz_get_vli(b, b + n, v) ? XZ_OK : XZ_CORRUPT;
 }
 
 /* The index (its indicator byte read): the records must be the blocks
@@ -128,11 +117,11 @@ static enum xz_status decode_index(struct xz_dec *x, uint64_t *size)
 	/* Then, as xz finds things: with the CRC32's first byte there, the
 	 * records against the blocks; the CRC32 a byte at a time. */
 	for (int i = 0; st == XZ_OK && i < 4; i++) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c < 0)
 			st = XZ_TRUNCATED;
-		else if ((i == 0 && !index_sums_equal(&listed, &x->blocks))
+		else if ((i == 0 && memcmp(&listed, &x->blocks, XZ_INDEX_SUM_BYTES) != 0)
 			 || c != (int)(r.crc >> (8 * i) & 0xff))
 			st = XZ_CORRUPT;
 	}
@@ -145,7 +134,7 @@ static enum xz_status stream_footer(struct xz_dec *x, const unsigned char *heade
 {
 	unsigned char f[12];
 
-	if (xz_read(x->io, f, sizeof(f)) < sizeof(f))
+	if (unpack_read(x->io, f, sizeof(f)) < sizeof(f))
 		return XZ_TRUNCATED;
 	if (f[10] != 'Y' || f[11] != 'Z' || crc32_update(0, f + 4, 6) != get_le32(f))
 		return XZ_CORRUPT;
@@ -166,7 +155,7 @@ static enum xz_status decode_stream(struct xz_dec *x, const unsigned char *h)
 	uint64_t index_size;
 
 	while (st == XZ_OK) {
-		int c = xz_next_byte(x->io);
+		int c = unpack_next_byte(x->io);
 
 		if (c < 0)
 			return XZ_TRUNCATED;
@@ -186,7 +175,7 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 	uint64_t zeros = 0;
 	int c;
 
-	while ((c = xz_next_byte(x->io)) == 0)
+	while ((c = unpack_next_byte(x->io)) == 0)
 		zeros++;
 	*more = c > 0;
 	if (c < 0 && unpack_read_failed(x->io))
@@ -196,7 +185,7 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 	if (c < 0)
 		return XZ_OK;
 	h[0] = (unsigned char)c;
-	if (xz_read(x->io, h + 1, STREAM_HEADER_SIZE - 1) < STREAM_HEADER_SIZE - 1)
+	if (unpack_read(x->io, h + 1, STREAM_HEADER_SIZE - 1) < STREAM_HEADER_SIZE - 1)
 		return XZ_TRUNCATED;
 	return memcmp(h, header_magic, sizeof(header_magic)) ? XZ_CORRUPT : XZ_OK;
 }
@@ -204,13 +193,13 @@ static enum xz_status next_stream(struct xz_dec *x, unsigned char *h, bool *more
 static enum xz_status decode_file(struct xz_dec *x)
 {
 	unsigned char h[STREAM_HEADER_SIZE + 1];
-	size_t n = xz_read(x->io, h, STREAM_HEADER_SIZE);
+	size_t n = unpack_read(x->io, h, STREAM_HEADER_SIZE);
 	enum xz_status st;
 	bool more = true;
 
 	if (n < sizeof(header_magic) || memcmp(h, header_magic, sizeof(header_magic)) != 0) {
 		if (n == STREAM_HEADER_SIZE)
-			n += xz_read(x->io, h + n, 1);
+			n += unpack_read(x->io, h + n, 1);
 		if (n > STREAM_HEADER_SIZE && looks_like_lzma(h))
 			return XZ_LZMA_ALONE;
 		if (unpack_read_failed(x->io))

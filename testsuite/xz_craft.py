@@ -186,6 +186,9 @@ def indexes():
     write('craft-index-padding', stream(h, mangle_index=lambda ix: with_crc(ix[:-5] + b'\x01' + ix[-4:])))
     write('craft-index-crc', stream(h, mangle_index=lambda ix: ix[:-1] + bytes([ix[-1] ^ 1])))
     write('craft-index-vli', stream(h, mangle_index=lambda ix: with_crc(b'\x00\x81\x00' + ix[2:])))
+    # The same needless zero byte with the padding made right, so that
+    # only the byte itself is wrong.
+    write('craft-index-vli-padded', stream(h, mangle_index=lambda ix: with_crc(b'\x00\x81\x00' + ix[2:4] + b'\0\0\0' + ix[-4:])))
     # Cut inside the index's CRC32, after a right and after a wrong byte
     # (xz compares it a byte at a time).
     whole = stream(h)

@@ -370,6 +370,15 @@ static const struct ps_case integer_cases[] = {
 	{ "0x8000000000000000", OK, 0x8000000000000000u },
 	{ "0x10000000000000000", OVF, 0 }, { "", INV, 0 },
 };
+/* xz's spelling, with xzcat -M's letters (k K m M g G) */
+static const struct ps_case xz_cases[] = {
+	{ "5", OK, 5 }, { "010", OK, 10 }, { "2k", OK, 2048 }, { "2K", OK, 2048 },
+	{ "2Ki", OK, 2048 }, { "2KiB", OK, 2048 }, { "2KB", OK, 2048 },
+	{ "3m", OK, 3 << 20 }, { "1G", OK, 1 << 30 }, { "1GiB", OK, 1 << 30 },
+	{ "2KD", INV, 0 }, { "2KBi", INV, 0 }, { "2KIB", INV, 0 }, { "2B", INV, 0 },
+	{ "2T", INV, 0 }, { "0x10", INV, 0 }, { "2iB", INV, 0 },
+	{ "17179869184G", OVF, 0 }, { "18446744073709551616", OVF, 0 },
+};
 
 static void run_mode(const struct ps_case *c, size_t n, const struct number_syntax *syn)
 {
@@ -382,6 +391,22 @@ static void run_mode(const struct ps_case *c, size_t n, const struct number_synt
 		if (r != c[i].want || (r == OK && v != c[i].value))
 			unit_fail("'%s': got %s %" PRIu64, c[i].str, result_name(r), v);
 	}
+}
+
+static void test_xz_mode(void)
+{
+	static const struct size_suffix units[] = {
+		{ 'k', 1, 0 }, { 'K', 1, 0 }, { 'm', 2, 0 }, { 'M', 2, 0 },
+		{ 'g', 3, 0 }, { 'G', 3, 0 }, { 0, 0, 0 },
+	};
+	static const struct number_syntax xz = { units, 0, NUMBER_XZ };
+	const char *s = "7MiB%";
+	uint64_t v = 0;
+
+	unit_begin("xz's numbers (NUMBER_XZ)");
+	run_mode(xz_cases, ARRAY_SIZE(xz_cases), &xz);
+	CHECK(scan_number(&s, &xz, &v) == OK && v == 7 << 20 && *s == '%');
+	unit_end();
 }
 
 static void test_other_modes(void)
@@ -417,6 +442,7 @@ int main(void)
 	test_long_chain();
 	test_zero_x_count();
 	test_xparse_size();
+	test_xz_mode();
 	test_other_modes();
 	return unit_exit_status();
 }

@@ -1,21 +1,21 @@
 /*
- * xz_input.c - the .xz decoder takes its input bytes here, from the
- * front end's buffer (unpack_fill refills it), in pieces of any size:
- * the headers one byte or a few at a time.  LZMA chunks are taken
- * whole by lzma2_dec.c, straight from the buffer where they fit.
+ * unpack_input.c - a decoder's headers and trailers come from the front
+ * end's input buffer (unpack_fill refills it) a byte or a few at a time
+ * through here.  (Apart from unpack_io.c, so that a unit test's own
+ * unpack_fill stands in for the front end's under --wrap.)
  */
 #include <string.h>
 
-#include "xz.h"
+#include "libbb.h"
 
-int xz_next_byte(struct unpack_io *io)
+int unpack_next_byte(struct unpack_io *io)
 {
 	if (io->in_next == io->in_end && !unpack_fill(io))
 		return -1;
 	return *io->in_next++;
 }
 
-size_t xz_read(struct unpack_io *io, void *dst, size_t n)
+size_t unpack_read(struct unpack_io *io, void *dst, size_t n)
 {
 	unsigned char *to = dst;
 	size_t got = 0;
