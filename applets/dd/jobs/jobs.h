@@ -17,6 +17,14 @@ bool jobs_copy(struct dd_run *run, enum dd_stop *stop);
 void jobs_finish(struct dd_run *run, enum dd_stop stop);
 void jobs_report(struct dd_run *run);
 
+/* claim.c, for ends.c's open_output: whether the output is a block device
+ * that bmap= or conv=verify claims (open it with O_EXCL, without O_CREAT);
+ * dies if standard output is such a device, claimed by someone else. */
+bool jobs_claim_output(const struct dd_options *opt);
+/* After a failed open with O_EXCL and without O_CREAT (a claim): dies
+ * if errno says the device is in use (EBUSY); otherwise returns. */
+void die_if_claimed(const char *name);
+
 /* zeroout.c (FEATURE_DD_ZEROOUT), for plan.c: whether the zeroing mover
  * fits (a pure function of the operands, the plan and the ends). */
 bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
