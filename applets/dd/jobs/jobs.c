@@ -4,6 +4,17 @@
  */
 #include "entries.h"
 
+/* The operands are parsed and GNU's conflicts checked (sizes_given: bs=,
+ * ibs= or obs= was given): each job dies on operands it can't work
+ * with, and bmap= picks its record size. */
+void jobs_check_operands(struct dd_options *opt, bool sizes_given)
+{
+	if (ENABLE_FEATURE_DD_VERIFY)
+		verify_check_operands(opt);
+	if (ENABLE_FEATURE_DD_BMAP && opt->bmap_path)
+		bmap_check_operands(opt, sizes_given);
+}
+
 /* Before the output is opened: bmap= reads and checks its whole map. */
 void jobs_prepare(struct dd_run *run)
 {

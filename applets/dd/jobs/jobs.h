@@ -9,7 +9,8 @@
 
 #include "../dd.h"
 
-/* jobs.c: dd.c's outline, step by step. */
+/* jobs.c: dd.c's outline, step by step (operands.c asks the first). */
+void jobs_check_operands(struct dd_options *opt, bool sizes_given);
 void jobs_prepare(struct dd_run *run);
 void jobs_output_opened(struct dd_run *run);
 void jobs_start(struct dd_run *run);
