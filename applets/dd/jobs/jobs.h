@@ -36,10 +36,11 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
  * as fsync does. */
 enum dd_sync { SYNC_DATA, SYNC_ALL };   /* fdatasync, fsync */
 int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
-/* Its first half: with status=progress, write out what the page cache
- * holds of the output, the line kept up; otherwise nothing.  Returns 0,
- * or -1 with errno; a file that can't do it (a pipe) returns 0. */
-int write_out_with_progress(struct dd_run *run, int fd);
+/* Where no final sync is asked for: what a block device's close or
+ * nocache's end waits for, written out first, the line kept up
+ * (status=progress; otherwise nothing).  False if that failed
+ * (reported: a write error GNU would not have seen). */
+bool write_out_before_close(struct dd_run *run);
 
 /* verify_hold.c (FEATURE_DD_VERIFY), for recordio.c's writes, with
  * conv=verify armed (run->verify).  Before a write of len bytes: keep
