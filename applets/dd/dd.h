@@ -165,9 +165,6 @@ enum records_start { RECORDS_FROM_START, RECORDS_AFTER_MOVER };
  * last record) or on the way (the remainder carried). */
 enum coalesced_at { COALESCED_SO_FAR, COALESCED_AT_END };
 
-/* When a progress line is shown: when the pacer says so, or now. */
-enum line_when { LINE_WHEN_DUE, LINE_NOW };
-
 /* How a copy ended (failures are reported where they happen). */
 enum dd_stop {
 	STOP_NONE,          /* go on */
@@ -269,10 +266,8 @@ void report_resume(void);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 void answer_info_request(void *run);
-void show_job_progress(const char *text, size_t len, enum line_when when);
 void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
-void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 void catch_up_progress(struct dd_run *run);
 void note_failure(void);
 int dd_exit_status(void);

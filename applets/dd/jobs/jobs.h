@@ -42,6 +42,13 @@ int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
  * (reported: a write error GNU would not have seen). */
 bool write_out_before_close(struct dd_run *run);
 
+/* report.c's progress line, for the jobs' own lines (the core prints
+ * its own within report.c).  When a line is shown: when the pacer says
+ * so, or now. */
+enum line_when { LINE_WHEN_DUE, LINE_NOW };
+void show_job_progress(const char *text, size_t len, enum line_when when);
+void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
+
 /* verify_hold.c (FEATURE_DD_VERIFY), for recordio.c's writes, with
  * conv=verify armed (run->verify).  Before a write of len bytes: keep
  * what falls in the held first block (moving the output's offset past
