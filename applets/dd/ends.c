@@ -62,8 +62,9 @@ static void open_end(struct dd_run *run, struct io_end *end, const char *path,
 		fd = open_file(run, name, flags);
 		if (fd < 0 && (flags & O_ACCMODE) == O_RDWR)
 			fd = open_file(run, name, (flags & ~O_RDWR) | O_WRONLY);
-		if (fd < 0 && (flags & O_EXCL) && !(flags & O_CREAT))
-			die_if_claimed(name);
+		if (fd < 0 && CLAIMING_JOBS && errno == EBUSY
+		    && (flags & O_EXCL) && !(flags & O_CREAT))
+			die_claimed(name);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
@@ -91,7 +92,7 @@ void open_output(struct dd_run *run)
 				     " of seek=%llu (%llu-byte) blocks",
 				     (unsigned long long)opt->seek_records,
 				     (unsigned long long)opt->obs);
-	exclusive = jobs_claim_output(opt);
+	exclusive = CLAIMING_JOBS && jobs_claim_output(opt);
 	open_end(run, &run->out, opt->output_path, STDOUT_FILENO,
 		 opt->output_open_flags
 		 | (opt->conv & CONV_NOCREAT || exclusive ? 0 : O_CREAT)

@@ -295,7 +295,8 @@ void parse_operands(struct dd_options *opt, char **argv)
 			    &opt->max_records, &opt->max_bytes);
 
 	check_conflicts(opt);
-	jobs_check_operands(opt, sizes_given);
+	if (CLAIMING_JOBS)
+		jobs_check_operands(opt, sizes_given);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */
 	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))

@@ -123,7 +123,7 @@ bool sync_output(struct dd_run *run)
 	bool ok = true;
 	int held = ENABLE_FEATURE_DD_NOCACHE ? take_held_writeback_error() : 0;
 
-	if (!output_syncs_at_end(run) && !write_out_before_close(run))
+	if (!output_syncs_at_end(run) && !write_out_before_close(run, fd))
 		ok = false;
 	if ((run->opt->conv & CONV_FDATASYNC)
 	    && final_sync(run, fd, SYNC_DATA, &held) != 0) {

@@ -63,34 +63,6 @@ struct bmap_state {
 
 static struct bmap_state bmap;
 
-/* bmap= without a block size operand picks its own records: it reads,
- * hashes and writes a record at a time. */
-enum { BMAP_RECORD = 1 << 20 };
-
-/* bmap= writes the map's ranges in place: nothing may move, cut or change. */
-void bmap_check_operands(struct dd_options *opt, bool sizes_given)
-{
-	const char *with = NULL;
-
-	if (!sizes_given)
-		opt->ibs = opt->obs = BMAP_RECORD;
-	if (opt->skip_records || opt->skip_bytes)
-		with = "skip=";
-	else if (opt->seek_records || opt->seek_bytes)
-		with = "seek=";
-	else if (opt->count_given)
-		with = "count=";
-	else if (opt->conv & (CONV_RESHAPING | CONV_SPARSE | CONV_SYNC | CONV_NOERROR))
-		with = "conv= other than notrunc, excl, nocreat, fsync, fdatasync or verify";
-	else if ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT)
-		with = "iflag=direct or oflag=direct";
-	else if (opt->output_open_flags & O_APPEND)
-		with = "oflag=append";
-	if (with)
-		bb_error_msg_and_die("bmap= cannot be combined with %s", with);
-	opt->conv |= CONV_NOTRUNC;
-}
-
 BB_NORETURN static void refuse(const char *why)
 {
 	bb_error_msg_and_die("bmap %s: line %llu: %s", quote_always(bmap.name),

@@ -13,11 +13,10 @@
 
 #include "jobs.h"
 
-void die_if_claimed(const char *name)
+void die_claimed(const char *name)
 {
-	if (errno == EBUSY)
-		bb_perror_msg_and_die("cannot open %s exclusively (is it mounted or in use?)",
-				      quote_always(name));
+	bb_perror_msg_and_die("cannot open %s exclusively (is it mounted or in use?)",
+			      quote_always(name));
 }
 
 bool jobs_claim_output(const struct dd_options *opt)
@@ -32,7 +31,8 @@ bool jobs_claim_output(const struct dd_options *opt)
 	     : fstat(STDOUT_FILENO, &st)) != 0 || !S_ISBLK(st.st_mode))
 		return false;
 	if (!opt->output_path
-	    && open("/proc/self/fd/1", O_RDONLY | O_EXCL | O_CLOEXEC) < 0)
-		die_if_claimed("standard output");
+	    && open("/proc/self/fd/1", O_RDONLY | O_EXCL | O_CLOEXEC) < 0
+	    && errno == EBUSY)
+		die_claimed("standard output");
 	return opt->output_path != NULL;
 }

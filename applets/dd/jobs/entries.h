@@ -26,8 +26,6 @@ struct extent_source {
 };
 
 /* verify.c (FEATURE_DD_VERIFY): conv=verify. */
-/* Refuse operands it can't work with (dies), once they are parsed. */
-void verify_check_operands(const struct dd_options *opt);
 /* Refuse an output that can't be read back (once it is open). */
 void verify_check_output(struct dd_run *run);
 /* Arm it, at the output's offset after seek= (sets run->verify). */
@@ -55,13 +53,8 @@ bool copy_zeroout(struct dd_run *run);
  * (bmap='s unmapped=zero).  True, or false with errno. */
 bool zero_output(struct dd_run *run, uint64_t offset, uint64_t len);
 
-/* bmap.c (FEATURE_DD_BMAP): refuse operands that would move, cut or
- * change the map's ranges (dies), and pick the record size where no
- * block size operand was given (sizes_given false); once the operands
- * are parsed and GNU's conflicts checked. */
-void bmap_check_operands(struct dd_options *opt, bool sizes_given);
-/* Read and check the whole map, the input's and the output's size,
- * before the output is opened; then the mover. */
+/* bmap.c (FEATURE_DD_BMAP): read and check the whole map, the input's
+ * and the output's size, before the output is opened; then the mover. */
 void bmap_prepare(struct dd_run *run);
 enum dd_stop copy_bmap(struct dd_run *run);
 

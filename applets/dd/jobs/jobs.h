@@ -9,6 +9,10 @@
 
 #include "../dd.h"
 
+/* bmap= and conv=verify: the jobs that check the operands and claim
+ * the output.  Without them, the core's calls for those fold away. */
+enum { CLAIMING_JOBS = ENABLE_FEATURE_DD_BMAP || ENABLE_FEATURE_DD_VERIFY };
+
 /* jobs.c: dd.c's outline, step by step (operands.c asks the first). */
 void jobs_check_operands(struct dd_options *opt, bool sizes_given);
 void jobs_prepare(struct dd_run *run);
@@ -22,9 +26,8 @@ void jobs_report(struct dd_run *run);
  * that bmap= or conv=verify claims (open it with O_EXCL, without O_CREAT);
  * dies if standard output is such a device, claimed by someone else. */
 bool jobs_claim_output(const struct dd_options *opt);
-/* After a failed open with O_EXCL and without O_CREAT (a claim): dies
- * if errno says the device is in use (EBUSY); otherwise returns. */
-void die_if_claimed(const char *name);
+/* A claim's open failed with EBUSY: the device is in use; dies. */
+BB_NORETURN void die_claimed(const char *name);
 
 /* zeroout.c (FEATURE_DD_ZEROOUT), for plan.c: whether the zeroing mover
  * fits (a pure function of the operands, the plan and the ends). */
@@ -40,7 +43,7 @@ int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
  * nocache's end waits for, written out first, the line kept up
  * (status=progress; otherwise nothing).  False if that failed
  * (reported: a write error GNU would not have seen). */
-bool write_out_before_close(struct dd_run *run);
+bool write_out_before_close(struct dd_run *run, int fd);
 
 /* report.c's progress line, for the jobs' own lines (the core prints
  * its own within report.c).  When a line is shown: when the pacer says

@@ -90,11 +90,11 @@ int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what)
 }
 
 /* "Progress through the final sync" in docs/design.md. */
-bool write_out_before_close(struct dd_run *run)
+bool write_out_before_close(struct dd_run *run, int fd)
 {
 	if (!(S_ISBLK(run->out.st.st_mode) || (ENABLE_FEATURE_DD_NOCACHE
 	      && (run->opt->output_flags & FLAG_NOCACHE)))
-	    || write_out_with_progress(run, run->out.fd) == 0)
+	    || write_out_with_progress(run, fd) == 0)
 		return true;
 	report_writeback_error(&run->out, errno);
 	return false;

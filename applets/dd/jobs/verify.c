@@ -31,13 +31,6 @@
 
 static struct dd_verify_state verify_state;
 
-/* verify reads back what was written: no holes. */
-void verify_check_operands(const struct dd_options *opt)
-{
-	if ((opt->conv & CONV_VERIFY) && (opt->conv & CONV_SPARSE))
-		bb_error_msg_and_die("cannot combine verify and sparse");
-}
-
 void verify_check_output(struct dd_run *run)
 {
 	const struct stat *st = &run->out.st;
