@@ -1,6 +1,7 @@
 /*
- * jobs.c - the hooks by which dd's outline (dd.c) reaches the jobs.  Each
- * job is behind its switch; one not configured is not linked in.
+ * jobs.c - the hooks by which dd's outline (dd.c) and its operand
+ * checks (operands.c) reach the jobs.  Each job is behind its switch;
+ * one not configured is not linked in.
  */
 #include <fcntl.h>
 
