@@ -296,7 +296,7 @@ void parse_operands(struct dd_options *opt, char **argv)
 
 	check_conflicts(opt);
 	if (CLAIMING_JOBS)
-		jobs_check_operands(opt, sizes_given);
+		jobs_check_operands(opt, values[OPERAND_SKIP], sizes_given);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */
 	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))

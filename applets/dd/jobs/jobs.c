@@ -11,10 +11,11 @@
  * hashes and writes a record at a time (bmap.c). */
 enum { BMAP_RECORD = 1 << 20 };
 
-/* The operands are parsed and GNU's conflicts checked (sizes_given: bs=,
- * ibs= or obs= was given): dies on what a job can't work with, and
- * bmap= picks its record size. */
-void jobs_check_operands(struct dd_options *opt, bool sizes_given)
+/* The operands are parsed and GNU's conflicts checked (skip: skip='s
+ * value; sizes_given: bs=, ibs= or obs= was given): dies on what a job
+ * can't work with, and bmap= picks its record size. */
+void jobs_check_operands(struct dd_options *opt, uint64_t skip,
+			 bool sizes_given)
 {
 	const char *with = NULL;
 
@@ -28,7 +29,7 @@ void jobs_check_operands(struct dd_options *opt, bool sizes_given)
 	 * or change. */
 	if (!sizes_given)
 		opt->ibs = opt->obs = BMAP_RECORD;
-	if (opt->skip_records || opt->skip_bytes)
+	if (skip)
 		with = "skip=";
 	else if (opt->seek_records || opt->seek_bytes)
 		with = "seek=";

@@ -14,7 +14,8 @@
 enum { CLAIMING_JOBS = ENABLE_FEATURE_DD_BMAP || ENABLE_FEATURE_DD_VERIFY };
 
 /* jobs.c: dd.c's outline, step by step (operands.c asks the first). */
-void jobs_check_operands(struct dd_options *opt, bool sizes_given);
+void jobs_check_operands(struct dd_options *opt, uint64_t skip,
+			 bool sizes_given);
 void jobs_prepare(struct dd_run *run);
 void jobs_output_opened(struct dd_run *run);
 void jobs_start(struct dd_run *run);
@@ -39,11 +40,10 @@ bool zeroout_applies(const struct dd_options *opt, const struct dd_plan *plan,
  * as fsync does. */
 enum dd_sync { SYNC_DATA, SYNC_ALL };   /* fdatasync, fsync */
 int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what);
-/* Where no final sync is asked for: what a block device's close or
- * nocache's end waits for, written out first, the line kept up
- * (status=progress; otherwise nothing).  False if that failed
- * (reported: a write error GNU would not have seen). */
-bool write_out_before_close(struct dd_run *run, int fd);
+/* Its first half: with status=progress, write out what the page cache
+ * holds of the output, the line kept up; otherwise nothing.  Returns 0,
+ * or -1 with errno; a file that can't do it (a pipe) returns 0. */
+int write_out_with_progress(struct dd_run *run, int fd);
 
 /* report.c's progress line, for the jobs' own lines (the core prints
  * its own within report.c).  When a line is shown: when the pacer says

@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "jobs.h"
@@ -38,10 +37,7 @@ static int sync_here(struct dd_run *run, int fd, enum dd_sync what)
 	return r;
 }
 
-/* With status=progress, write out what the page cache holds of the
- * output, the line kept up; otherwise nothing.  Returns 0, or -1 with
- * errno; a file that can't do it (a pipe) returns 0. */
-static int write_out_with_progress(struct dd_run *run, int fd)
+int write_out_with_progress(struct dd_run *run, int fd)
 {
 	const unsigned flags = SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE
 		| SYNC_FILE_RANGE_WAIT_AFTER;
@@ -87,15 +83,4 @@ int sync_with_progress(struct dd_run *run, int fd, enum dd_sync what)
 	if (write_out_with_progress(run, fd) != 0)
 		return -1;
 	return sync_here(run, fd, what);
-}
-
-/* "Progress through the final sync" in docs/design.md. */
-bool write_out_before_close(struct dd_run *run, int fd)
-{
-	if (!(S_ISBLK(run->out.st.st_mode) || (ENABLE_FEATURE_DD_NOCACHE
-	      && (run->opt->output_flags & FLAG_NOCACHE)))
-	    || write_out_with_progress(run, fd) == 0)
-		return true;
-	report_writeback_error(&run->out, errno);
-	return false;
 }
