@@ -32,47 +32,61 @@ static const unsigned char ibm_changes[][2] = {
 	{ 0xe5, 0xbd },
 };
 
+/* The state kept from one record to the next (conv_init resets it). */
+static struct {
+	unsigned char table[256];     /* the composed translation */
+	uint64_t cbs;
+	/* In the output character set: GNU blocks after translating. */
+	unsigned char space, newline;
+	/* block: the line's bytes so far, cbs + 1 once cut (and counted).
+	 * unblock: the record's; its newline waits for the next byte. */
+	uint64_t column;
+	uint64_t held_spaces;         /* unblock: spaces maybe trailing */
+	bool swab_held;               /* swab: an odd byte waits for its pair */
+	unsigned char swab_byte;
+	unsigned char spaces[64];     /* source for runs of padding */
+} cv;
+
 /* The composed translation table and the block/unblock state, once. */
-void conv_init(struct dd_conv_state *cv, const struct dd_options *opt)
+void conv_init(const struct dd_options *opt)
 {
 	unsigned conv = opt->conv;
 	bool to_ebcdic = conv & (CONV_EBCDIC | CONV_IBM);
 
+	memset(&cv, 0, sizeof(cv));
 	if (!ENABLE_FEATURE_DD_CONV)
 		return;
 	/* GNU's steps composed into one table, so that each byte costs one
 	 * lookup: from EBCDIC, case, to EBCDIC. */
 	for (unsigned c = 0; c < 256; c++)
-		cv->table[conv & CONV_ASCII ? ascii_to_ebcdic[c] : c] =
+		cv.table[conv & CONV_ASCII ? ascii_to_ebcdic[c] : c] =
 			(unsigned char)c;
 	for (unsigned c = 0; c < 256; c++) {
-		unsigned char b = cv->table[c];
+		unsigned char b = cv.table[c];
 
 		/* lcase/ucase in the C locale. */
 		if ((conv & CONV_UCASE) ? (b >= 'a' && b <= 'z')
 		    : (conv & CONV_LCASE) && b >= 'A' && b <= 'Z')
 			b ^= 0x20;
-		cv->table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
+		cv.table[c] = to_ebcdic ? ascii_to_ebcdic[b] : b;
 	}
 	/* By index: ascii excludes ibm, and these are not letters. */
 	if (conv & CONV_IBM)
 		for (size_t i = 0; i < ARRAY_SIZE(ibm_changes); i++)
-			cv->table[ibm_changes[i][0]] = ibm_changes[i][1];
-	cv->cbs = opt->cbs;
-	/* Not cv->table[' ']: after conv=ascii the stream is ASCII again. */
-	cv->space = to_ebcdic ? ascii_to_ebcdic[' '] : ' ';
-	cv->newline = to_ebcdic ? ascii_to_ebcdic['\n'] : '\n';
-	memset(cv->spaces, cv->space, sizeof(cv->spaces));
+			cv.table[ibm_changes[i][0]] = ibm_changes[i][1];
+	cv.cbs = opt->cbs;
+	/* Not cv.table[' ']: after conv=ascii the stream is ASCII again. */
+	cv.space = to_ebcdic ? ascii_to_ebcdic[' '] : ' ';
+	cv.newline = to_ebcdic ? ascii_to_ebcdic['\n'] : '\n';
+	memset(cv.spaces, cv.space, sizeof(cv.spaces));
 }
 
 static void output_spaces(struct dd_run *run, uint64_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
-
 	while (n) {
-		size_t k = (size_t)min_u64(n, sizeof(cv->spaces));
+		size_t k = (size_t)min_u64(n, sizeof(cv.spaces));
 
-		stage_output(run, cv->spaces, k);
+		stage_output(run, cv.spaces, k);
 		n -= k;
 	}
 }
@@ -80,26 +94,24 @@ static void output_spaces(struct dd_run *run, uint64_t n)
 /* conv=block: lines, across records, cut or padded to cbs (newline dropped). */
 static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
-
 	while (n) {
-		const unsigned char *nl = memchr(p, cv->newline, n);
+		const unsigned char *nl = memchr(p, cv.newline, n);
 		size_t part = nl ? (size_t)(nl - p) : n;
-		uint64_t room = cv->cbs - min_u64(cv->column, cv->cbs);
+		uint64_t room = cv.cbs - min_u64(cv.column, cv.cbs);
 
 		stage_output(run, p, (size_t)min_u64(part, room));
 		if (part > room) {
 			/* Count a line once, when it first passes cbs. */
-			if (cv->column <= cv->cbs)
+			if (cv.column <= cv.cbs)
 				tally_truncated_record(run);
-			cv->column = cv->cbs + 1;
+			cv.column = cv.cbs + 1;
 		} else {
-			cv->column += part;
+			cv.column += part;
 		}
 		if (!nl)
 			return;
-		output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
-		cv->column = 0;
+		output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
+		cv.column = 0;
 		p = nl + 1;
 		n -= part + 1;
 	}
@@ -108,26 +120,24 @@ static void block_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 /* conv=unblock: cbs-byte records lose trailing spaces and gain a newline. */
 static void unblock_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
-
 	while (n) {
-		if (cv->column == cv->cbs) {
-			stage_output(run, &cv->newline, 1);
-			cv->column = 0;
-			cv->held_spaces = 0;
+		if (cv.column == cv.cbs) {
+			stage_output(run, &cv.newline, 1);
+			cv.column = 0;
+			cv.held_spaces = 0;
 		}
-		size_t take = (size_t)min_u64(n, cv->cbs - cv->column);
+		size_t take = (size_t)min_u64(n, cv.cbs - cv.column);
 		size_t keep = take;
 
-		while (keep && p[keep - 1] == cv->space)
+		while (keep && p[keep - 1] == cv.space)
 			keep--;
 		if (keep) {
-			output_spaces(run, cv->held_spaces);
-			cv->held_spaces = 0;
+			output_spaces(run, cv.held_spaces);
+			cv.held_spaces = 0;
 			stage_output(run, p, keep);
 		}
-		cv->held_spaces += take - keep;
-		cv->column += take;
+		cv.held_spaces += take - keep;
+		cv.column += take;
 		p += take;
 		n -= take;
 	}
@@ -149,19 +159,17 @@ static void shape_bytes(struct dd_run *run, const unsigned char *p, size_t n)
 /* conv=swab: byte pairs of the whole stream (pairs span records, as GNU's). */
 static void swab_bytes(struct dd_run *run, unsigned char *p, size_t n)
 {
-	struct dd_conv_state *cv = &run->conv;
-
-	if (cv->swab_held && n) {
-		unsigned char pair[2] = { p[0], cv->swab_byte };
+	if (cv.swab_held && n) {
+		unsigned char pair[2] = { p[0], cv.swab_byte };
 
 		shape_bytes(run, pair, 2);
-		cv->swab_held = false;
+		cv.swab_held = false;
 		p++;
 		n--;
 	}
 	if (n & 1) {
-		cv->swab_byte = p[--n];
-		cv->swab_held = true;
+		cv.swab_byte = p[--n];
+		cv.swab_held = true;
 	}
 	for (size_t i = 0; i < n; i += 2) {
 		unsigned char c = p[i];
@@ -181,7 +189,7 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 	if (ENABLE_FEATURE_DD_CONV && (conv & (CONV_ASCII | CONV_EBCDIC | CONV_IBM
 					       | CONV_LCASE | CONV_UCASE)))
 		for (size_t i = 0; i < len; i++)
-			buf[i] = run->conv.table[buf[i]];
+			buf[i] = cv.table[buf[i]];
 	if (conv & CONV_SWAB)
 		swab_bytes(run, buf, len);
 	else
@@ -192,17 +200,15 @@ enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len)
 /* Stage what was held back at the end: STOP_NONE, or STOP_BLOCK_FAILED. */
 enum dd_stop conv_finish(struct dd_run *run)
 {
-	struct dd_conv_state *cv = &run->conv;
-
 	/* Once, at the end: swab's odd byte. */
-	if (cv->swab_held)
-		shape_bytes(run, &cv->swab_byte, 1);
+	if (cv.swab_held)
+		shape_bytes(run, &cv.swab_byte, 1);
 	/* block pads a last line without newline; unblock's newline waited. */
-	if (ENABLE_FEATURE_DD_CONV && cv->column > 0) {
+	if (ENABLE_FEATURE_DD_CONV && cv.column > 0) {
 		if (run->opt->conv & CONV_BLOCK)
-			output_spaces(run, cv->cbs - min_u64(cv->column, cv->cbs));
+			output_spaces(run, cv.cbs - min_u64(cv.column, cv.cbs));
 		else
-			stage_output(run, &cv->newline, 1);
+			stage_output(run, &cv.newline, 1);
 	}
 	return staging_outcome();
 }

@@ -149,7 +149,7 @@ int dd_main(int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	run.opt = &opt;
 	if (ENABLE_FEATURE_DD_CONV || (opt.conv & CONV_SWAB))
-		conv_init(&run.conv, &opt);
+		conv_init(&opt);
 	catch_signals(&run);
 	/* The output last: a run that can't start leaves it alone. */
 	open_input(&run);

@@ -113,21 +113,6 @@ struct dd_tally {
 	size_t carry_in, carry_out;
 };
 
-/* conv.c's state, kept from one record to the next. */
-struct dd_conv_state {
-	unsigned char table[256];     /* the composed translation */
-	uint64_t cbs;
-	/* In the output character set: GNU blocks after translating. */
-	unsigned char space, newline;
-	/* block: the line's bytes so far, cbs + 1 once cut (and counted).
-	 * unblock: the record's; its newline waits for the next byte. */
-	uint64_t column;
-	uint64_t held_spaces;         /* unblock: spaces maybe trailing */
-	bool swab_held;               /* swab: an odd byte waits for its pair */
-	unsigned char swab_byte;
-	unsigned char spaces[64];     /* source for runs of padding */
-};
-
 struct dd_run {
 	const struct dd_options *opt;
 	struct io_end in, out;           /* ends.c */
@@ -139,7 +124,6 @@ struct dd_run {
 	uint64_t direct_tail;            /* where that last block began */
 	size_t pending;                  /* zero-copy's record in ibuf, not out */
 	struct dd_tally tally;
-	struct dd_conv_state conv;
 	struct dd_cache_state *cache;    /* nocache bookkeeping, or NULL */
 	struct dd_verify_state *verify;  /* conv=verify's, or NULL */
 	uint64_t expected_bytes;         /* the bytes the copy will write, when
@@ -164,9 +148,6 @@ enum records_start { RECORDS_FROM_START, RECORDS_AFTER_MOVER };
 /* Whether a coalesced count is at the copy's end (the remainder a short
  * last record) or on the way (the remainder carried). */
 enum coalesced_at { COALESCED_SO_FAR, COALESCED_AT_END };
-
-/* When a progress line is shown: when the pacer says so, or now. */
-enum line_when { LINE_WHEN_DUE, LINE_NOW };
 
 /* How a copy ended (failures are reported where they happen). */
 enum dd_stop {
@@ -212,7 +193,7 @@ size_t records_for_batch(struct dd_run *run);
 enum dd_stop copy_batch(struct dd_run *run, size_t records, ssize_t *len);
 
 /* conv.c (FEATURE_DD_CONV; without it only CONV_SWAB is ever set) */
-void conv_init(struct dd_conv_state *cv, const struct dd_options *opt);
+void conv_init(const struct dd_options *opt);
 enum dd_stop conv_record(struct dd_run *run, unsigned char *buf, size_t len);
 enum dd_stop conv_finish(struct dd_run *run);
 
@@ -269,10 +250,8 @@ void report_resume(void);
 void print_summary(struct dd_run *run);
 BB_NORETURN void die_with_summary(struct dd_run *run);
 void answer_info_request(void *run);
-void show_job_progress(const char *text, size_t len, enum line_when when);
 void die_by_interrupt(void *run, int sig);
 void maybe_print_progress(struct dd_run *run);
-void maybe_print_sync_progress(struct dd_run *run, uint64_t left);
 void catch_up_progress(struct dd_run *run);
 void note_failure(void);
 int dd_exit_status(void);

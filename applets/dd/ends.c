@@ -4,7 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs/jobs.h"
 
 /* iflag=/oflag= on stdin/stdout: by fcntl as GNU, less creation-only flags. */
 static void set_fd_flags(int fd, int add, const char *name)
@@ -49,12 +49,6 @@ static int open_file(struct dd_run *run, const char *name, int flags)
 	return fd;
 }
 
-BB_NORETURN static void die_in_use(const char *name)
-{
-	bb_perror_msg_and_die("cannot open %s exclusively (is it mounted or in use?)",
-			      quote_always(name));
-}
-
 /* Opens path, or takes std_fd, as end.  O_RDWR lets seek= read over a
  * tape's blocks; as GNU, write-only if that fails. */
 static void open_end(struct dd_run *run, struct io_end *end, const char *path,
@@ -68,8 +62,9 @@ static void open_end(struct dd_run *run, struct io_end *end, const char *path,
 		fd = open_file(run, name, flags);
 		if (fd < 0 && (flags & O_ACCMODE) == O_RDWR)
 			fd = open_file(run, name, (flags & ~O_RDWR) | O_WRONLY);
-		if (fd < 0 && errno == EBUSY && (flags & O_EXCL) && !(flags & O_CREAT))
-			die_in_use(name);
+		if (fd < 0 && CLAIMING_JOBS && errno == EBUSY
+		    && (flags & O_EXCL) && !(flags & O_CREAT))
+			die_claimed(name);
 		if (fd < 0)
 			bb_perror_msg_and_die("failed to open %s", quote_always(name));
 	} else {
@@ -82,32 +77,6 @@ void open_input(struct dd_run *run)
 {
 	open_end(run, &run->in, run->opt->input_path, STDIN_FILENO,
 		 O_RDONLY | run->opt->input_open_flags);
-}
-
-/*
- * bmap= and conv=verify write a block device only when nobody else uses
- * it: opened with O_EXCL (without O_CREAT, which would refuse any file
- * that exists), a device that is mounted or claimed fails with EBUSY.
- * Not with conv=excl, which keeps GNU's meaning.  A block device on
- * standard output is claimed through a descriptor of its own, kept
- * open to the end.  Plain dd stays GNU's.
- */
-static bool claims_device(const struct dd_options *opt)
-{
-	struct stat st;
-
-	if (!((ENABLE_FEATURE_DD_BMAP && opt->bmap_path)
-	      || (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)))
-	    || (opt->conv & CONV_EXCL))
-		return false;
-	if ((opt->output_path ? stat(opt->output_path, &st)
-	     : fstat(STDOUT_FILENO, &st)) != 0 || !S_ISBLK(st.st_mode))
-		return false;
-	if (!opt->output_path
-	    && open("/proc/self/fd/1", O_RDONLY | O_EXCL | O_CLOEXEC) < 0
-	    && errno == EBUSY)
-		die_in_use("standard output");
-	return opt->output_path != NULL;
 }
 
 void open_output(struct dd_run *run)
@@ -123,7 +92,7 @@ void open_output(struct dd_run *run)
 				     " of seek=%llu (%llu-byte) blocks",
 				     (unsigned long long)opt->seek_records,
 				     (unsigned long long)opt->obs);
-	exclusive = claims_device(opt);
+	exclusive = CLAIMING_JOBS && jobs_claim_output(opt);
 	open_end(run, &run->out, opt->output_path, STDOUT_FILENO,
 		 opt->output_open_flags
 		 | (opt->conv & CONV_NOCREAT || exclusive ? 0 : O_CREAT)

@@ -2,7 +2,7 @@
 #include <fcntl.h>
 #include <string.h>
 
-#include "dd.h"
+#include "jobs/jobs.h"
 
 /* GNU's limits (room for its slop; counts fit off_t). */
 #define MAX_BLOCK_SIZE ((uint64_t)INT64_MAX - 1)
@@ -183,39 +183,6 @@ static void check_conflicts(struct dd_options *opt)
 	if (((opt->input_open_flags & O_DIRECT) && (opt->input_flags & FLAG_NOCACHE))
 	    || ((opt->output_open_flags & O_DIRECT) && (opt->output_flags & FLAG_NOCACHE)))
 		die_cannot_combine("direct and nocache");
-	/* verify reads back what was written: no holes. */
-	if (ENABLE_FEATURE_DD_VERIFY && (opt->conv & CONV_VERIFY)
-	    && (opt->conv & CONV_SPARSE))
-		die_cannot_combine("verify and sparse");
-}
-
-/* bmap= without a block size operand picks its own records: it reads,
- * hashes and writes a record at a time (bmap.c). */
-enum { BMAP_RECORD = 1 << 20 };
-
-/* bmap= writes the map's ranges in place: nothing may move, cut or change. */
-static void check_bmap_conflicts(struct dd_options *opt, uint64_t skip,
-				 bool sizes_given)
-{
-	const char *with = NULL;
-
-	if (!sizes_given)
-		opt->ibs = opt->obs = BMAP_RECORD;
-	if (skip)
-		with = "skip=";
-	else if (opt->seek_records || opt->seek_bytes)
-		with = "seek=";
-	else if (opt->count_given)
-		with = "count=";
-	else if (opt->conv & (CONV_RESHAPING | CONV_SPARSE | CONV_SYNC | CONV_NOERROR))
-		with = "conv= other than notrunc, excl, nocreat, fsync, fdatasync or verify";
-	else if ((opt->input_open_flags | opt->output_open_flags) & O_DIRECT)
-		with = "iflag=direct or oflag=direct";
-	else if (opt->output_open_flags & O_APPEND)
-		with = "oflag=append";
-	if (with)
-		bb_error_msg_and_die("bmap= cannot be combined with %s", with);
-	opt->conv |= CONV_NOTRUNC;
 }
 
 /* By how their values are read (as operand_names); iseek/oseek: skip/seek. */
@@ -328,8 +295,8 @@ void parse_operands(struct dd_options *opt, char **argv)
 			    &opt->max_records, &opt->max_bytes);
 
 	check_conflicts(opt);
-	if (ENABLE_FEATURE_DD_BMAP && opt->bmap_path)
-		check_bmap_conflicts(opt, values[OPERAND_SKIP], sizes_given);
+	if (CLAIMING_JOBS)
+		jobs_check_operands(opt, values[OPERAND_SKIP], sizes_given);
 
 	/* O_APPEND on a file that is truncated first is rarely meant. */
 	if ((opt->output_open_flags & O_APPEND) && !(opt->conv & CONV_NOTRUNC))

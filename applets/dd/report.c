@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dd.h"
+#include "jobs/jobs.h"
 
 /* Every field of a line is bounded: LINE_SIZE holds the longest. */
 enum { LINE_SIZE = 512 };

@@ -13,9 +13,9 @@
  * Plus the issue's invariants: block output is a multiple of cbs; no
  * unblocked record ends in a space before its newline.
  *
- * conv.c is linked as it is: its state lives in the run, so each input
- * starts from a fresh run; stage_output is a stub that appends to a
- * buffer (and staging_outcome one that never fails).
+ * conv.c is linked as it is: conv_init resets its state, so each input
+ * starts afresh; stage_output is a stub that appends to a buffer (and
+ * staging_outcome one that never fails).
  *
  * Input: 7 header bytes, then the data.
  *   [0] conversions: bit0-1 shape (0 none, 1 block, 2 unblock, 3 none),
@@ -159,10 +159,31 @@ static void feed_records(struct dd_run *run, const uint8_t *d, size_t n,
 	conv_finish(run);
 }
 
-/* The reference of what went in: translate, swab, shape into ref;
- * returns the lines block cut. */
-static uint64_t reference(const struct dd_run *run, struct bytes *stream,
-			  struct bytes *ref)
+/* conv.c's translation table, as conv_record applies it to the 256
+ * byte values with no swab and no shape (identity without a table). */
+static void probe_table(const struct dd_options *opt, unsigned char table[256])
+{
+	struct dd_options plain = *opt;
+	struct dd_run run;
+	unsigned char all[256];
+
+	plain.conv &= ~(unsigned)(CONV_BLOCK | CONV_UNBLOCK | CONV_SWAB);
+	for (unsigned c = 0; c < 256; c++)
+		all[c] = (unsigned char)c;
+	memset(&run, 0, sizeof(run));
+	run.opt = &plain;
+	out_len = 0;
+	conv_init(&plain);
+	conv_record(&run, all, sizeof(all));
+	FUZZ_CHECK(out_len == 256);
+	memcpy(table, out, 256);
+	out_len = 0;
+}
+
+/* The reference of what went in: translate (by table), swab, shape
+ * into ref; returns the lines block cut. */
+static uint64_t reference(const struct dd_run *run, const unsigned char *table,
+			  struct bytes *stream, struct bytes *ref)
 {
 	const struct dd_options *opt = run->opt;
 	unsigned char space = ' ', newline = '\n';
@@ -176,7 +197,7 @@ static uint64_t reference(const struct dd_run *run, struct bytes *stream,
 	}
 	if (ENABLE_FEATURE_DD_CONV)
 		for (size_t i = 0; i < n; i++)
-			s[i] = run->conv.table[s[i]];
+			s[i] = table[s[i]];
 	if (opt->conv & CONV_SWAB)
 		for (size_t i = 0; i + 1 < n; i += 2) {
 			unsigned char c = s[i];
@@ -220,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dd_options opt;
 	struct dd_run run;
 	struct bytes stream = { 0 }, ref = { 0 };
+	unsigned char table[256];
 	uint64_t truncated;
 
 	if (size < 7 || size > 8192)
@@ -228,14 +250,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  (uint64_t)(data[1] | data[2] << 8) % 300 + 1,
 			  (uint64_t)(data[3] | data[4] << 8) % 257 + 1))
 		return 0;
+	probe_table(&opt, table);
 	/* A fresh run, as a fresh process would have it. */
 	out_len = 0;
 	memset(&run, 0, sizeof(run));
 	run.opt = &opt;
-	conv_init(&run.conv, &opt);
+	conv_init(&opt);
 	feed_records(&run, data + 7, size - 7, data[5] | (unsigned)data[6] << 8,
 		     &stream);
-	truncated = reference(&run, &stream, &ref);
+	truncated = reference(&run, table, &stream, &ref);
 	FUZZ_CHECK(out_len == ref.n);
 	FUZZ_CHECK(out_len == 0 || memcmp(out, ref.p, out_len) == 0);
 	FUZZ_CHECK(run.tally.truncated_records == truncated);
