@@ -164,10 +164,7 @@ static enum xz_status parse_filters(struct xz_dec *x, struct block *b, unsigned 
 	}
 	b->stages = XZ_FILTERS ? count - 1 : 0;
 	/* Header Padding: zeros, or a field this decoder does not know. */
-	while (p < end)
-		if (*p++)
-			return XZ_UNSUPPORTED;
-	return XZ_OK;
+	return bb_is_all_zero(p, (size_t)(end - p)) ? XZ_OK : XZ_UNSUPPORTED;
 }
 
 /* The whole header h (its size from h[0]), CRC32 first. */

@@ -37,13 +37,9 @@ void verify_progress(struct dd_run *run, enum line_when when)
 void walk_start(struct walk *w, const struct extent_source *source,
 		uint64_t from, uint64_t to, uint64_t align, size_t piece_max)
 {
-	w->source = source;
-	w->from = from;
-	w->to = to;
-	w->align = align;
-	w->piece_max = piece_max - piece_max % align;
-	w->extent.offset = w->extent.length = w->pos = 0;
-	w->done = false;
+	*w = (struct walk){ .source = source, .from = from, .to = to,
+			    .align = align,
+			    .piece_max = piece_max - piece_max % align };
 	source->rewind(source->ctx);
 }
 
