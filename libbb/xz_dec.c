@@ -229,7 +229,9 @@ static uint64_t mib_rounded_up(uint64_t n)
 	return (n >> 20) + ((n & ((1u << 20) - 1)) != 0);
 }
 
-static void report(struct xz_dec *x, enum xz_status st)
+/* Says why the decode ended in st (not XZ_OK), in xz's words; nothing
+ * for a read or write error, which was reported where it happened. */
+static void report_failure(struct xz_dec *x, enum xz_status st)
 {
 	static const char *const words[] = {
 		[XZ_CORRUPT] = "Compressed data is corrupt",
@@ -279,7 +281,7 @@ enum unpack_result xz_decode(struct unpack_io *io)
 	lzma2_free(&x.lzma2);
 	lazy_buffer_free(&x.fbuf);
 	if (st != XZ_OK) {
-		report(&x, st);
+		report_failure(&x, st);
 		return UNPACK_ERROR;
 	}
 	return x.warned ? UNPACK_WARNING : UNPACK_OK;
