@@ -113,8 +113,9 @@ static void xz_option(struct unpack_io *io, int opt, const char *arg)
 	}
 	while (*s == ' ' || *s == '\t')
 		s++;
-	for (unit = s; *unit >= '0' && *unit <= '9'; unit++)
-		continue;
+	unit = s;
+	while (*unit >= '0' && *unit <= '9')
+		unit++;
 	if (unit == s)
 		bb_error_msg_and_die("%.*s: Value is not a non-negative decimal integer",
 				     (int)(end - arg), arg);
