@@ -424,7 +424,10 @@ bench_case() {
 	file | hole) ddargs="$ddargs if=$infile" cin=$infile ;;
 	pipe) HOPTS="-p $infile -b $chunk" cin=/dev/fd/3 ;;
 	esac
-	case $name in sparse-*) ddargs="$ddargs conv=sparse" ;; esac
+	# One conv= operand, added last: a symbol appended to ddargs would
+	# glue onto whatever operand came before it.
+	conv=
+	case $name in sparse-*) conv=sparse ;; esac
 	# An all-hole input writes nothing: a new file every time.
 	inplace=$BENCH_OUTPUT
 	[ "$in" != hole ] || inplace=new
@@ -433,10 +436,7 @@ bench_case() {
 	file)
 		ddargs="$ddargs of=$OUT" cout=$OUT
 		if [ "$inplace" = inplace ]; then
-			case $ddargs in
-			*conv=sparse*) ddargs="$ddargs,notrunc" ;;
-			*) ddargs="$ddargs conv=notrunc" ;;
-			esac
+			conv="${conv:+$conv,}notrunc"
 			copts="$copts -K"
 			"$HELPER" mkfile "$OUT" "$bytes"
 		fi ;;
@@ -444,6 +444,7 @@ bench_case() {
 		HOPTS="$HOPTS -c" cout=/dev/fd/4
 		[ "$BENCH_CONSUMER" = splice ] || HOPTS="$HOPTS -r" ;;
 	esac
+	[ -z "$conv" ] || ddargs="$ddargs conv=$conv"
 	desc="$(label "$in") → $(label "$out")"
 	case $name in sparse-*) desc="$desc, conv=sparse" ;; esac
 	say "== $desc, bs=$bs, $(human "$bytes"), $BENCH_RUNS runs: dd $ddargs"
@@ -485,6 +486,10 @@ bench_case() {
 		order=$(rotate $order)
 		say "$line"
 	done
+	# Each run was to write $OUT: a file beside it means its operands
+	# were not what the row says.
+	stray=$(find "$T" -maxdepth 1 -name "${OUT##*/}?*")
+	[ -z "$stray" ] || die "a run wrote $stray, not $OUT: dd $ddargs"
 	rm -f "$OUT"
 
 	# GB/s = bytes / median seconds / 1e9
