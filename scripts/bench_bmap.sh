@@ -90,7 +90,10 @@ run() {
 	# What the runs before left dirty is not this run's to write.
 	sync
 	t0=$(date +%s.%N)
-	"$@" 2>/dev/null
+	"$@" 2>"$work/err" || {
+		echo "bench_bmap: $*: failed: $(tail -n 1 "$work/err")" >&2
+		exit 1
+	}
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >> "$work/$name.t"
 }

@@ -42,7 +42,10 @@ fill_ff() { tr '\000' '\377' < /dev/zero | head -c $((ZB_MIB * 1048576)) > "$1";
 # timed DD ARGS...: the wall time of one run, in seconds.
 timed() {
 	t0=$(date +%s.%N)
-	"$@" 2>/dev/null
+	"$@" 2>"$work/err" || {
+		echo "bench_zeros: $*: failed: $(tail -n 1 "$work/err")" >&2
+		exit 1
+	}
 	t1=$(date +%s.%N)
 	echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
 }
