@@ -13,6 +13,7 @@ static struct {
 	ssize_t prev_read;       /* the previous read's length, or -1 */
 	size_t steps_whole, steps_before;
 	bool warned;
+	bool pipe_fitted;        /* ibuf outgrew the pipe's capacity */
 } reads;
 
 /* How much the next record may read: ibs, or what count= in bytes leaves
@@ -75,22 +76,23 @@ ssize_t read_restarting(struct dd_run *run, unsigned char *buf, size_t size)
 }
 
 /* Fit ibuf to the pipe's capacity once it is readable ("The memory rules"
- * in docs/design.md); true when the buffer then fits one read. */
-static bool fit_buffer_to_pipe(struct dd_run *run, size_t size)
+ * in docs/design.md), with a byte to spare: a read that fills it then
+ * says that the writer raised the capacity, and no record needs to ask. */
+static void fit_buffer_to_pipe(struct dd_run *run, size_t size)
 {
 	struct pollfd readable = { .fd = run->in.fd, .events = POLLIN };
 	size_t capacity;
 
 	/* A nonblocking read does not wait, so neither does this. */
 	if (io_end_is_nonblocking(&run->in))
-		return false;
+		return;
 	while (poll(&readable, 1, -1) < 0)
 		if (!transfer_retry(&run->transfer))
-			return false;
+			return;
 	capacity = pipe_capacity_now(&run->in);
-	if (capacity > run->ibuf.capacity)
-		grow_buffer(run, INPUT_SIDE, capacity < size ? capacity : size);
-	return true;
+	if (capacity >= run->ibuf.capacity)
+		grow_buffer(run, INPUT_SIDE, capacity < size ? capacity + 1 : size);
+	reads.pipe_fitted = true;
 }
 
 /* Read a record of up to size bytes into ibuf as one read(2) would (or
@@ -101,12 +103,13 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 {
 	bool fullblock = run->opt->input_flags & FLAG_FULLBLOCK;
 	/* Reads that go on are one read to the partial-read rules. */
-	bool in_steps = reads.steps_whole != 0, fitted = false;
+	bool in_steps = reads.steps_whole != 0;
 	ssize_t n;
 
 	*got = 0;
-	if (run->ibuf.capacity < size && io_end_is_pipe(&run->in))
-		fitted = fit_buffer_to_pipe(run, size);
+	if (!reads.pipe_fitted && run->ibuf.capacity < size
+	    && io_end_is_pipe(&run->in))
+		fit_buffer_to_pipe(run, size);
 	for (;;) {
 		size_t room = run->ibuf.capacity - *got;
 		size_t want = size - *got < room ? size - *got : room;
@@ -124,9 +127,10 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 			break;
 		if ((size_t)n < want && fullblock)
 			continue;
-		/* The buffer is full, the record not.  A pipe's read returns
-		 * what it holds (a buffer just fitted to it was that read). */
-		if (((size_t)n < want || fitted) && !fullblock)
+		/* A pipe's read returns all it holds: a short one is the
+		 * record.  A full buffer reads on as far as one read of
+		 * size would have gone. */
+		if ((size_t)n < want && !fullblock)
 			break;
 		if (!fullblock && !run->in.size_known) {
 			size_t capacity = io_end_is_pipe(&run->in)
@@ -138,6 +142,8 @@ ssize_t read_record(struct dd_run *run, size_t size, size_t *got)
 				held = capacity - *got;
 			if (!held)
 				break;
+			/* The capacity was raised: fit again next record. */
+			reads.pipe_fitted = false;
 			grow_buffer(run, INPUT_SIDE, *got + held);
 		} else {
 			grow_buffer(run, INPUT_SIDE, *got + 1);
