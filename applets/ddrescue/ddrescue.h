@@ -127,9 +127,10 @@ struct mapfile_status {
 /*
  * Save the map as the mapfile name: a new file beside the one a chain
  * of symbolic links ends at, with its mode and owner, written, fsynced,
- * and renamed over it, so that a crash leaves the old map or the new
- * one.  Where no new file can be made there (a directory the user may
- * not write, a full file system), the mapfile is rewritten in place,
+ * and renamed over it, its directory then fsynced, so that a crash
+ * leaves the old map or the new one, and after the save the new one.
+ * Where no new file can be made there (a directory the user may not
+ * write, a full file system), the mapfile is rewritten in place,
  * its room taken first, then fsynced.  Returns 0, or -1 with errno.
  */
 int mapfile_save(const char *name, const struct map *map,

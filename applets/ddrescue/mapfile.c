@@ -255,6 +255,29 @@ static int write_file(int fd, const struct map *map, const struct mapfile_status
 	return close(fd);
 }
 
+/* fsync the directory that holds path, so that a rename into it outlasts
+ * a crash (without it, ext4 can lose the rename, and with it the map of a
+ * whole rescue, when power goes in the seconds after).  Returns 0, or -1
+ * with errno; a file system that cannot fsync a directory (EINVAL) is
+ * not an error. */
+static int sync_dir_of(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	size_t len = slash ? (size_t)(slash - path) + 1 : 0;
+	int fd, err;
+
+	memcpy(dir, path, len);
+	bb_format(dir + len, sizeof(dir) - len, ".");
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	err = fsync(fd) && errno != EINVAL ? errno : 0;
+	close(fd);
+	errno = err;
+	return err ? -1 : 0;
+}
+
 int mapfile_save(const char *name, const struct map *map, const struct mapfile_status *st)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 24];
@@ -271,7 +294,7 @@ int mapfile_save(const char *name, const struct map *map, const struct mapfile_s
 		if (stat(path, &old) == 0)
 			fchmod(fd, old.st_mode & 07777);
 		if (write_file(fd, map, st, false) == 0 && rename(tmp, path) == 0)
-			return 0;
+			return sync_dir_of(path);
 		unlink(tmp);
 	}
 	/* where no new file can be made or written: in place */
