@@ -213,6 +213,11 @@ void bmap_prepare(struct dd_run *run)
 	bmap.header = bmap.parser.header;
 	run->expected_bytes = bmap.header.mapped_bytes;
 
+	/* The image must end where the map says: a character device has
+	 * no size, and /dev/zero no end to read to. */
+	if (!run->in.stat_errno && S_ISCHR(run->in.st.st_mode))
+		bb_error_msg_and_die("bmap=: %s is neither a file, a block device"
+				     " nor a pipe", quote_always(run->in.name));
 	bmap.in_base = run->in.offset;
 	in_size = run->in.size - min_u64(run->in.size, bmap.in_base);
 	if (run->in.size_known && in_size != bmap.header.image_size) {

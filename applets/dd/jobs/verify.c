@@ -24,8 +24,10 @@
 //config:	  is verified.  Costs 8 bytes of memory per MiB written, plus
 //config:	  the held MiB.
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "verify.h"
 
@@ -186,6 +188,20 @@ static bool read_back_all(struct dd_run *run, struct lazy_buffer *buf)
 	return true;
 }
 
+/* The copy's bytes on the device, before they are read back: a write
+ * the device failed is a write error, said as such (an O_DIRECT read
+ * would write them out itself and blame its read).  With conv=fsync,
+ * fdatasync or nocache the copy's own syncs met it already. */
+static bool written_out(struct dd_run *run)
+{
+	int r;
+
+	do
+		r = fdatasync(run->out.fd);
+	while (r != 0 && transfer_retry(&run->transfer));
+	return r == 0 || errno == EINVAL || errno == ENOSYS;
+}
+
 void verify_finish(struct dd_run *run, enum dd_stop stop)
 {
 	bool copy_ok = stop == STOP_DONE && dd_exit_status() == EXIT_SUCCESS;
@@ -201,6 +217,11 @@ void verify_finish(struct dd_run *run, enum dd_stop stop)
 	v->own.total = v->next - v->start;
 	v->own.end = v->next;
 	if (!copy_ok) {
+		report_not_written(run, "not done; ");
+		return;
+	}
+	if (!written_out(run)) {
+		report_writeback_error(&run->out, errno);
 		report_not_written(run, "not done; ");
 		return;
 	}
