@@ -45,6 +45,8 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
+bench=bench_bmap
+. "$(dirname "$0")/bench_timing.sh"
 
 img=$work/img map=$work/img.bmap
 mkdir "$work/tree"
@@ -89,18 +91,7 @@ run() {
 	shift
 	# What the runs before left dirty is not this run's to write.
 	sync
-	t0=$(date +%s.%N)
-	"$@" 2>"$work/err" || {
-		echo "bench_bmap: $*: failed: $(tail -n 1 "$work/err")" >&2
-		exit 1
-	}
-	t1=$(date +%s.%N)
-	echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }' >> "$work/$name.t"
-}
-# stats NAME: "min-max median" of the contender's times.
-stats() {
-	sort -n "$work/$1.t" |
-		awk '{ v[NR] = $1 } END { printf "%.2f-%.2f %.3f\n", v[1], v[NR], v[int((NR + 1) / 2)] }'
+	wall_time "$@" >> "$work/$name.t"
 }
 
 contenders="bmaptool bmap bmap4m verify zero whole${GNU_DD:+ gnu}"
@@ -124,9 +115,9 @@ while [ $r -lt "$BMAP_RUNS" ]; do
 	echo "bench_bmap: round $r of $BMAP_RUNS" >&2
 done
 
-set -- $(stats bmaptool)
+set -- $(stats "$work/bmaptool.t")
 tool_median=$2
-set -- $(stats bmap)
+set -- $(stats "$work/bmap.t")
 bmap_median=$2
 echo "| command | wall s (min-max) | median s | bmaptool ÷ this | ÷ bmap= |"
 echo "|---|---|---:|---:|---:|"
@@ -140,7 +131,7 @@ for c in $contenders; do
 	whole) what="\`dd bs=4M conv=fsync\` (the whole image)" ;;
 	gnu) what="GNU \`dd bs=4M conv=fsync\` (the whole image)" ;;
 	esac
-	set -- $(stats "$c")
+	set -- $(stats "$work/$c.t")
 	echo "$what $1 $2 $tool_median $bmap_median" |
 		awk '{ n = NF; printf "| %s", $1; for (i = 2; i <= n - 4; i++) printf " %s", $i;
 		       printf " | %s | %s | %.2f | %.2f |\n", $(n - 3), $(n - 2),

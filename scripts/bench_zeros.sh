@@ -26,6 +26,8 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT INT TERM
+bench=bench_zeros
+. "$(dirname "$0")/bench_timing.sh"
 
 truncate -s ${ZB_MIB}M "$work/a.img" "$work/b.img" "$work/sparse.img"
 a=$(losetup -f --show "$work/a.img")
@@ -39,19 +41,6 @@ while [ $i -lt "$ZB_MIB" ]; do
 done
 
 fill_ff() { tr '\000' '\377' < /dev/zero | head -c $((ZB_MIB * 1048576)) > "$1"; sync; }
-# timed DD ARGS...: the wall time of one run, in seconds.
-timed() {
-	t0=$(date +%s.%N)
-	"$@" 2>"$work/err" || {
-		echo "bench_zeros: $*: failed: $(tail -n 1 "$work/err")" >&2
-		exit 1
-	}
-	t1=$(date +%s.%N)
-	echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
-}
-# stats FILE: "min-max | median" of the numbers in FILE.
-stats() { sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.2f-%.2f %.3f\n", v[1], v[NR], v[int((NR + 1) / 2)] }'; }
-
 echo "| job | zerobox s | GNU dd s | GNU ÷ zerobox (medians) | devices equal |"
 echo "|---|---|---|---|---|"
 for job in wipe sparse; do
@@ -66,11 +55,11 @@ for job in wipe sparse; do
 		fill_ff "$a"; fill_ff "$b"
 		# Alternate which tool goes first.
 		if [ $((r % 2)) = 0 ]; then
-			timed "$zb" dd if="$src" of="$a" bs=4M $extra conv=fsync >> "$work/zb.t"
-			timed "$GNU_DD" if="$src" of="$b" bs=4M $extra conv=fsync >> "$work/gnu.t"
+			wall_time "$zb" dd if="$src" of="$a" bs=4M $extra conv=fsync >> "$work/zb.t"
+			wall_time "$GNU_DD" if="$src" of="$b" bs=4M $extra conv=fsync >> "$work/gnu.t"
 		else
-			timed "$GNU_DD" if="$src" of="$b" bs=4M $extra conv=fsync >> "$work/gnu.t"
-			timed "$zb" dd if="$src" of="$a" bs=4M $extra conv=fsync >> "$work/zb.t"
+			wall_time "$GNU_DD" if="$src" of="$b" bs=4M $extra conv=fsync >> "$work/gnu.t"
+			wall_time "$zb" dd if="$src" of="$a" bs=4M $extra conv=fsync >> "$work/zb.t"
 		fi
 		cmp -s "$a" "$b" || equal=no
 		[ $job = wipe ] || cmp -s "$a" "$src" || equal=no
