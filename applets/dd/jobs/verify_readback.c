@@ -1,9 +1,9 @@
 /*
  * verify_readback.c - conv=verify's read-back: the extents the copy
  * wrote, read from the device and not from the page cache (O_DIRECT),
- * and compared chunk by chunk.  Where O_DIRECT is refused, the output is
- * flushed and dropped from the cache first (fdatasync,
- * POSIX_FADV_DONTNEED, BLKFLSBUF on a block device) and read back
+ * and compared chunk by chunk.  Where O_DIRECT is refused, the output,
+ * written out already (verify.c), is dropped from the cache first
+ * (POSIX_FADV_DONTNEED, BLKFLSBUF on a block device) and read back
  * buffered.
  */
 #include <errno.h>
@@ -192,13 +192,13 @@ static int read_back(struct dd_run *run, int fd, struct lazy_buffer *buf,
 	return err;
 }
 
-/* The page cache must not answer: write it out, drop it. */
+/* The page cache must not answer: drop it.  It is clean: verify_finish
+ * wrote the copy out, and the held block is synced as it is written. */
 static void flush_cache(struct dd_run *run)
 {
 	struct dd_verify_state *v = run->verify;
 	int fd = run->out.fd;
 
-	(void)fdatasync(fd);
 	(void)posix_fadvise(fd, (off_t)v->start, (off_t)(v->source->end - v->start),
 			    POSIX_FADV_DONTNEED);
 	if (S_ISBLK(run->out.st.st_mode))
