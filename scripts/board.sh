@@ -62,8 +62,8 @@
 # pipeline commands, or bmaptool with its sh and xz.  The exit status is
 # also 1 when zerobox's median wall time over the rounds passes
 # bmaptool's (over its finished rounds) by more than XZ_SLACK percent
-# [10], or the pipeline's
-# summed peak RSS passes XZ_RSS_MIB [the dictionary + 2].  Issue 40's run:
+# [10], or the pipeline's summed peak RSS passes XZ_RSS_MIB [the
+# dictionary + 2].  Issue 40's run:
 #   make check-board MEMS=64 IMAGE_MIB=64 CONTENDERS="zerobox bmaptool" \
 #       WRITES="bmap bmap-xz" READS= ROUNDS=3   (docs/bmap.md)
 # Needs: apt-get install qemu-system-x86 linux-image-amd64 busybox-static

@@ -3,19 +3,20 @@
 # targets, then the runs' logs (the lines testsuite/board/sampler.c
 # writes, after an "R" header and a "C" command line from the guest's
 # /init, and an "O" line when the guest's kernel says its OOM killer
-# ended a process of the run).  Output: one markdown table per RAM size, each cell the median
-# over the rounds, and under it zerobox against issue 16's targets on
-# boards of 64 MiB or less, taken at the worst round.  Every miss, and
-# every zerobox run that did not exit 0 with the image intact, is also a
-# "FAIL:" line at the end.
+# ended a process of the run).  Output: one markdown table per RAM
+# size, each cell the median over the rounds, and under it zerobox
+# against issue 16's targets on boards of 64 MiB or less, taken at the
+# worst round.  Every miss, and every zerobox run that did not exit 0
+# with the image intact, is also a "FAIL:" line at the end.
 # The bmap scenarios get a table of their own per RAM size: sectors
 # written, wall time and peak RSS of each run, as ranges over the
 # rounds (and bmaptool's own "copying time", which leaves out its
 # start-up); under it zerobox against issue 24's targets (no more sectors
 # than bmaptool at its fewest, peak RSS at most 2 MiB, every mapped
 # range intact on every target of a run that exited 0) and, for
-# bmap-xz (the .xz piped through xzcat), issue 40's: the pipeline's median wall time at most bmaptool's
-# plus xz_slack percent, its summed peak RSS at most xz_rss_mib.
+# bmap-xz (the .xz piped through xzcat), issue 40's: the pipeline's
+# median wall time at most bmaptool's (over its finished rounds) plus
+# xz_slack percent, its summed peak RSS at most xz_rss_mib.
 # Variables: image_mib, rate, read_rate (bytes/s of the throttle),
 # xz_slack, xz_rss_mib, xz_note (the .xz, for the bmap table's heading).
 
