@@ -231,21 +231,24 @@ uint64_t direct_alignment(const struct dd_run *run)
 	return DIRECT_ALIGN;
 }
 
-/* O_DIRECT refused, at open or at the first read: from now on the cache
- * is dropped and the output read through it. */
-static int refuse_direct(struct dd_run *run)
+/* A descriptor that reads the device: O_DIRECT, or once that was
+ * refused, the cache dropped before each opening (the held block is
+ * written after the first read-back, and would be read from it). */
+int open_for_reading(struct dd_run *run)
 {
-	run->verify->direct_refused = true;
-	run->verify->method = "cache dropped";
+	if (!run->verify->direct_refused)
+		return open_again(run, O_DIRECT);
 	flush_cache(run);
 	return open_again(run, 0);
 }
 
-int open_for_reading(struct dd_run *run)
+/* O_DIRECT refused, at open or at the first read: from now on the
+ * output is read through the cache, dropped first. */
+static int refuse_direct(struct dd_run *run)
 {
-	if (run->verify->direct_refused)
-		return open_again(run, 0);
-	return open_again(run, O_DIRECT);
+	run->verify->direct_refused = true;
+	run->verify->method = "cache dropped";
+	return open_for_reading(run);
 }
 
 int read_fully(struct dd_run *run, int fd, unsigned char *buf, size_t len,
